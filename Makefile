@@ -1,0 +1,39 @@
+# Everything a fresh machine needs is set up by `make run` or `make test`: Python 3.11+ and
+# make are the only prerequisites. The virtualenv is reinstalled only when pyproject.toml
+# changes (or .venv is missing), tracked by a stamp file in .make/.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := .make/venv.stamp
+PYTEST_ARGS ?=
+
+.PHONY: venv run test lint format
+
+venv: $(STAMP)
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "Python 3.11 or newer is needed (PYTHON=$(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml $(BIN)/python
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@mkdir -p $(dir $@)
+	@touch $@
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+
+test: venv
+	$(BIN)/pytest --cov=games/engine --cov-report=term $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .

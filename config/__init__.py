@@ -1,0 +1,1 @@
+"""Django project configuration: settings, ASGI/URL routing and the health check."""

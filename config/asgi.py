@@ -1,0 +1,31 @@
+"""ASGI entry point: HTTP goes to Django, websockets to the apps' consumers.
+
+Django is set up (get_asgi_application) before the routing modules are imported, because
+consumers import models. Websockets pass the allowed-hosts origin check (a page on another
+site cannot open a socket with our cookies) and get the session user via AuthMiddlewareStack.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
+from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa: E402
+
+websocket_urlpatterns = [*games_websockets, *scoring_websockets]
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

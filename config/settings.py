@@ -1,0 +1,206 @@
+"""Settings for the Mexican Train project, read from the environment.
+
+With nothing set, the project runs on a laptop as it is: DEBUG on, SQLite in BASE_DIR and the
+in-memory channel layer. A deployment sets DEBUG=0, SECRET_KEY and ALLOWED_HOSTS, and switches
+to PostgreSQL and Redis with DATABASE_URL and REDIS_URL. The README lists every variable.
+"""
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """Read a yes/no variable; anything but a recognised word is refused rather than guessed."""
+    value = env.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a yes/no value (use 1 or 0).")
+
+
+def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """Read a comma-separated list, ignoring blanks, so "a, b," means ["a", "b"]."""
+    value = env.get(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def databases(env: Mapping[str, str]) -> dict:
+    """PostgreSQL (or any dj-database-url URL) from DATABASE_URL, else SQLite for development.
+
+    conn_max_age keeps a connection for a minute instead of opening one per request, and health
+    checks replace a connection the server dropped instead of failing the next request with it.
+    """
+    url = env.get("DATABASE_URL")
+    if url:
+        return {"default": dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)}
+    return {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+        }
+    }
+
+
+def channel_layers(env: Mapping[str, str]) -> dict:
+    """Redis from REDIS_URL (needed as soon as there is more than one process), else in-memory.
+
+    The numbers differ from channels-redis' defaults on purpose:
+    - capacity 1500: a channel that holds `capacity` unread messages silently drops the next
+      group_send (logged at INFO only). The default of 100 is reached by one busy table whose
+      consumer is briefly slow; 1500 gives headroom, and every pushed view is complete, so one
+      lost message is healed by the next.
+    - expiry 10: a message unread after 10 s describes a table state that has moved on; drop it
+      rather than deliver it late.
+    - group_expiry 86400: a socket is removed from its groups after this many seconds. It must
+      be at least daphne's websocket timeout (86400 s by default), or long-lived sockets stop
+      receiving group messages without any error.
+    """
+    url = env.get("REDIS_URL")
+    if url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [url],
+                    "capacity": 1500,
+                    "expiry": 10,
+                    "group_expiry": 86400,
+                },
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+ENV = os.environ
+
+# Development is the default; production must set DEBUG=0 (docker-compose.yml does).
+DEBUG = env_bool(ENV, "DEBUG", default=True)
+
+SECRET_KEY = ENV.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG off the project refuses to start without one; "
+            "set SECRET_KEY to a long random string (or DEBUG=1 for development)."
+        )
+    SECRET_KEY = "django-insecure-dev-only-never-use-in-production"
+
+ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
+
+# Behind a TLS-terminating proxy (nginx in docker-compose.yml), trust its X-Forwarded-Proto.
+# Cookies are Secure by default in production; SECURE_COOKIES=0 allows plain HTTP on a LAN.
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool(ENV, "SECURE_COOKIES", default=True)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+INSTALLED_APPS = [
+    "daphne",  # first, so `runserver` is daphne's ASGI server with websockets
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "games",
+    "scoring",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Served by daphne only (no WSGI): websockets need ASGI.
+ASGI_APPLICATION = "config.asgi.application"
+
+DATABASES = databases(ENV)
+CHANNEL_LAYERS = channel_layers(ENV)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production serves content-hashed, compressed files with a long cache, so a release never
+# mixes new JS with old CSS on a phone. DEBUG (and the tests) use plain files: no manifest
+# means no collectstatic step before `make run` or `make test`.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# Pause between bot moves, so people can follow what the bots play.
+BOT_TURN_DELAY = float(ENV.get("BOT_TURN_DELAY", "0.8"))
+
+# Everything goes to stdout, where daphne, docker and CI collect it.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": ENV.get("LOG_LEVEL", "INFO")},
+}

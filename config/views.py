@@ -1,0 +1,56 @@
+"""Project-level views that belong to no app."""
+
+import asyncio
+import logging
+import secrets
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_LAYER_TIMEOUT = 2.0  # seconds; a healthy Redis answers in milliseconds
+
+
+@sync_to_async
+def check_database() -> None:
+    """Run a real query, so a reachable server with a broken login still counts as down."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+async def check_channel_layer() -> None:
+    """Send a message to a fresh channel and read it back: proves the layer delivers, not
+    merely that Redis accepts connections. A fresh name means replicas never read each
+    other's probes."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel("healthz")
+    nonce = secrets.token_hex(8)
+    await layer.send(channel, {"type": "healthz.ping", "nonce": nonce})
+    message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT)
+    if message.get("nonce") != nonce:
+        raise RuntimeError("channel layer returned a different message")
+
+
+CHECKS = {"database": check_database, "channel_layer": check_channel_layer}
+
+
+@never_cache
+async def healthz(request):
+    """For load balancers and docker healthchecks: 200 when every dependency works, else 503
+    with the failing one named (the exception class only; details go to the log)."""
+    results = {}
+    for name, check in CHECKS.items():
+        try:
+            await check()
+        except Exception as exc:
+            logger.exception("health check %s failed", name)
+            results[name] = f"failed: {type(exc).__name__}"
+        else:
+            results[name] = "ok"
+    healthy = all(result == "ok" for result in results.values())
+    return JsonResponse(results, status=200 if healthy else 503)

@@ -1,0 +1,1 @@
+# Admin registrations for games models (match review) will live here.

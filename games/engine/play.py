@@ -1,0 +1,480 @@
+"""The turn: which actions are legal, and what each one does to the state.
+
+``legal_actions(game, seat)`` lists every legal action; ``apply(game, action)`` returns the
+new game or raises :class:`IllegalAction` with the rule that forbids the action. Both read
+the same helper, :func:`_targets`, which says where the player on turn may lay a tile now,
+so the list of legal actions and the referee cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from .actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY, Action
+from .errors import IllegalAction
+from .rules import Rules
+from .scoring import HandCount, score
+from .state import NEW_TURN, Branch, Event, Game, Round, RoundResult, Train, TurnState
+from .tiles import Tile, name
+
+Target = tuple[int, int, int]  # (train, end, the number it needs)
+
+
+# -- where a tile may go ------------------------------------------------------------------
+
+
+def _targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
+    """The open ends the player on turn may lay a tile on, with the number each needs.
+
+    The order of the checks is the order of the rules: a double owed a cover under the
+    table scope comes first (nothing else is legal, and anybody may cover it, Clarification
+    4), then the extra play a double earned, then a first-turn line, then ordinary access.
+    """
+    trains = rnd.trains
+    ts = rnd.turn_state
+    if rules.covers_owed:
+        if rules.double_scope == "table":
+            owed = [
+                (i, j, b.open)
+                for i, train in enumerate(trains)
+                for j, b in enumerate(train.branches)
+                if b.owed
+            ]
+            if owed:
+                return owed
+        elif ts.extra_owed and ts.double_train is not None:
+            train = trains[ts.double_train]
+            if train.owes_cover:
+                return [
+                    (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
+                ]
+    if ts.line_open and not ts.extra_owed:
+        candidates: Iterable[int] = (seat,)
+    else:
+        candidates = (i for i, train in enumerate(trains) if _may_use(rules, train, seat))
+    found: list[Target] = []
+    for i in candidates:
+        branches = trains[i].branches
+        closed = rules.covers_owed and any(b.owed for b in branches)  # own_train scope
+        found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
+    return found
+
+
+def _may_use(rules: Rules, train: Train, seat: int) -> bool:
+    """Whether ``seat`` may lay a tile on ``train`` by the ordinary access rules."""
+    return (
+        train.owner is None
+        or train.owner == seat
+        or train.marked
+        or (rules.unstarted_trains_open and not train.started_by_owner)
+    )
+
+
+def _placements(targets: list[Target], tiles: Iterable[Tile]) -> list[tuple[Tile, int, int]]:
+    """Every ``(tile, train, end)`` that matches, in hand order then train order."""
+    by_number: dict[int, list[tuple[int, int]]] = {}
+    for i, j, number in targets:
+        by_number.setdefault(number, []).append((i, j))
+    found = []
+    for t in tiles:
+        spots = by_number.get(t[0], [])
+        if t[1] != t[0]:
+            spots = spots + by_number.get(t[1], [])
+            spots.sort()
+        found.extend((t, i, j) for i, j in spots)
+    return found
+
+
+def _playable(targets: list[Target], tiles: Iterable[Tile]) -> bool:
+    numbers = {number for _, _, number in targets}
+    return any(a in numbers or b in numbers for a, b in tiles)
+
+
+def _line_in_progress(rnd: Round) -> bool:
+    """A line is under way and the player may simply stop (no extra play is owed)."""
+    ts = rnd.turn_state
+    return ts.line_open and not ts.extra_owed
+
+
+# -- legal actions ------------------------------------------------------------------------
+
+
+def legal_actions(game: Game, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; empty when it is not their turn."""
+    rnd = game.round
+    if rnd is None or rnd.result is not None or rnd.turn != seat:
+        return []
+    rules = game.rules
+    hand = rnd.hands[seat]
+    if not rnd.engine_placed:
+        if (rnd.engine, rnd.engine) in hand:
+            return [Action(PLACE_ENGINE, seat)]
+        return [Action(DRAW, seat)]
+    ts = rnd.turn_state
+    targets = _targets(rules, rnd, seat)
+    tiles = (ts.drawn,) if ts.drawn is not None else hand
+    actions = [Action(PLAY, seat, t, i, j) for t, i, j in _placements(targets, tiles)]
+    if _line_in_progress(rnd):
+        actions.append(Action(END_TURN, seat))
+    elif not actions:
+        actions.append(Action(DRAW if _may_draw(rules, rnd) else PASS, seat))
+    return actions
+
+
+def _may_draw(rules: Rules, rnd: Round) -> bool:
+    return rules.draw_before_passing and bool(rnd.boneyard) and rnd.turn_state.drawn is None
+
+
+# -- applying an action -------------------------------------------------------------------
+
+
+def apply(game: Game, action: Action) -> Game:
+    """The game after ``action``; raises :class:`IllegalAction` naming the rule that forbids
+    it, and then nothing has changed (states are never modified in place)."""
+    rnd = game.round
+    if rnd is None:
+        raise IllegalAction("No round has been dealt yet.")
+    if rnd.result is not None:
+        raise IllegalAction(f"Round {rnd.number} is over: nothing more can be played in it.")
+    seat = action.seat
+    if not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise IllegalAction(f"There is no seat {seat!r} at this table.")
+    if seat != rnd.turn:
+        raise IllegalAction(f"It is not seat {seat}'s turn: seat {rnd.turn} is to play.")
+    handler = _HANDLERS.get(action.kind)
+    if handler is None:
+        raise IllegalAction(f"{action.kind!r} is not an action of this game.")
+    new_round = handler(game.rules, rnd, action)
+    if new_round.result is None:
+        return replace(game, round=new_round)
+    return replace(game, round=new_round, scores=game.scores + (new_round.result.scores,))
+
+
+def _place_engine(rules: Rules, rnd: Round, action: Action) -> Round:
+    engine = (rnd.engine, rnd.engine)
+    if rnd.engine_placed:
+        raise IllegalAction(f"The engine {name(engine)} is already in the hub.")
+    seat = action.seat
+    hand = rnd.hands[seat]
+    if engine not in hand:
+        raise IllegalAction(
+            f"You do not hold the engine {name(engine)}: draw from the boneyard to find it "
+            "(whoever holds the double starts)."
+        )
+    placed = replace(
+        rnd,
+        hands=_replace_at(rnd.hands, seat, _without(hand, engine)),
+        engine_placed=True,
+        turn=(seat + 1) % rnd.players,
+        log=rnd.log + (Event(seat, PLACE_ENGINE, engine),),
+    )
+    return settle(rules, placed)
+
+
+def _play(rules: Rules, rnd: Round, action: Action) -> Round:
+    seat, tile, train_index, end = action.seat, action.tile, action.train, action.end
+    if not rnd.engine_placed:
+        raise IllegalAction(
+            f"The engine {name((rnd.engine, rnd.engine))} must be placed in the hub first."
+        )
+    hand = rnd.hands[seat]
+    if not _is_tile(tile) or tile not in hand:
+        raise IllegalAction(f"You do not hold {_tile_name(tile)}.")
+    ts = rnd.turn_state
+    if ts.drawn is not None and tile != ts.drawn:
+        raise IllegalAction(
+            f"After a draw only the drawn tile may be played: you drew {name(ts.drawn)}."
+        )
+    if not isinstance(train_index, int) or not 0 <= train_index < len(rnd.trains):
+        raise IllegalAction(f"There is no train {train_index!r} on the table.")
+    train = rnd.trains[train_index]
+    if not isinstance(end, int) or not 0 <= end < len(train.branches):
+        raise IllegalAction(f"{_train_name(train)} has no open end {end!r}.")
+    number = train.branches[end].open
+    if (train_index, end, number) not in _targets(rules, rnd, seat):
+        raise IllegalAction(_why_closed(rules, rnd, seat, train_index, end))
+    if number not in tile:
+        raise IllegalAction(
+            f"{name(tile)} does not match the open end {number} of {_train_name(train)}."
+        )
+    return _lay(rules, rnd, seat, tile, train_index, end)
+
+
+def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end: int) -> Round:
+    train = rnd.trains[train_index]
+    branch = train.branches[end]
+    touching = branch.open
+    open_number = tile[1] if tile[0] == touching else tile[0]
+    laid = (touching, open_number)
+    double = tile[0] == tile[1]
+    branches = list(train.branches)
+    branches[end] = Branch(branch.tiles + (laid,), open_number, False, branch.parent, branch.at)
+    if double:
+        branches[end] = branches[end]._replace(owed=rules.covers_owed)
+        at = len(branch.tiles)
+        extra = {"chicken_foot": 2, "cuban": 1}.get(rules.variant, 0)
+        branches.extend(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
+    own = train.owner == seat
+    new_train = Train(
+        owner=train.owner,
+        branches=tuple(branches),
+        marked=train.marked and not own,
+        started_by_owner=train.started_by_owner or own,
+    )
+    hand = _without(rnd.hands[seat], tile)
+    ts = rnd.turn_state
+    played = replace(
+        rnd,
+        hands=_replace_at(rnd.hands, seat, hand),
+        trains=_replace_at(rnd.trains, train_index, new_train),
+        log=rnd.log + (Event(seat, PLAY, tile, train_index, end),),
+    )
+    if not hand:
+        return _finish(rules, played, out_seat=seat)
+    line = (
+        own
+        and rules.first_turn == "line"
+        and rnd.is_first_turn(seat)
+        and ts.drawn is None
+        and (ts.line_open or not ts.played)
+    )
+    if double and rules.double_plays_again:
+        after = TurnState(played=True, line_open=line, extra_owed=True, double_train=train_index)
+        return settle(rules, replace(played, turn_state=after))
+    if line:
+        continuing = replace(played, turn_state=TurnState(played=True, line_open=True))
+        if _playable(_targets(rules, continuing, seat), hand):
+            return settle(rules, continuing)
+    return _next_turn(rules, played, seat)
+
+
+def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
+    seat = action.seat
+    if not rnd.engine_placed:
+        return _hunt(rules, rnd, seat)
+    ts = rnd.turn_state
+    if ts.drawn is not None:
+        raise IllegalAction(
+            f"You have already drawn this turn and {name(ts.drawn)} plays: play it."
+        )
+    if _line_in_progress(rnd):
+        raise IllegalAction("Your first-turn line is under way: lay another tile or end your turn.")
+    targets = _targets(rules, rnd, seat)
+    hand = rnd.hands[seat]
+    if _playable(targets, hand):
+        raise IllegalAction(
+            "You have a legal play, so you may not draw: a player who can play must play."
+        )
+    if not rules.draw_before_passing:
+        raise IllegalAction("Draw before passing is off at this table: pass instead.")
+    if not rnd.boneyard:
+        raise IllegalAction("The boneyard is empty: pass instead.")
+    drawn = rnd.boneyard[0]
+    event = Event(seat, DRAW, None, None, None, _numbers(targets))
+    after_draw = replace(
+        rnd,
+        hands=_replace_at(rnd.hands, seat, hand + (drawn,)),
+        boneyard=rnd.boneyard[1:],
+        log=rnd.log + (event,),
+    )
+    if _playable(targets, (drawn,)):
+        return settle(rules, replace(after_draw, turn_state=ts._replace(drawn=drawn)))
+    return _next_turn(rules, _mark(after_draw, seat), seat)
+
+
+def _hunt(rules: Rules, rnd: Round, seat: int) -> Round:
+    """Drawing for the engine when nobody was dealt it (Clarification 11)."""
+    engine = (rnd.engine, rnd.engine)
+    if engine in rnd.hands[seat]:
+        raise IllegalAction(f"You hold the engine {name(engine)}: place it in the hub.")
+    drawn = rnd.boneyard[0]
+    found = drawn == engine
+    return replace(
+        rnd,
+        hands=_replace_at(rnd.hands, seat, rnd.hands[seat] + (drawn,)),
+        boneyard=rnd.boneyard[1:],
+        turn=seat if found else (seat + 1) % rnd.players,
+        log=rnd.log + (Event(seat, DRAW),),
+    )
+
+
+def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
+    seat = action.seat
+    if not rnd.engine_placed:
+        raise IllegalAction("Nobody may pass before the engine is in the hub: draw to find it.")
+    if _line_in_progress(rnd):
+        raise IllegalAction("Your first-turn line is under way: lay another tile or end your turn.")
+    targets = _targets(rules, rnd, seat)
+    tiles = (rnd.turn_state.drawn,) if rnd.turn_state.drawn is not None else rnd.hands[seat]
+    if _playable(targets, tiles):
+        raise IllegalAction(
+            "You have a legal play, so you may not pass: a player who can play must play."
+        )
+    if _may_draw(rules, rnd):
+        raise IllegalAction(
+            "Draw a tile first: you pass only when the boneyard is empty (draw before passing)."
+        )
+    event = Event(seat, PASS, None, None, None, _numbers(targets))
+    return _next_turn(rules, _mark(replace(rnd, log=rnd.log + (event,)), seat), seat)
+
+
+def _end_turn(rules: Rules, rnd: Round, action: Action) -> Round:
+    ts = rnd.turn_state
+    if ts.extra_owed:
+        raise IllegalAction("You laid a double and must play again (a double earns another play).")
+    if not ts.line_open:
+        raise IllegalAction(
+            "Only a first-turn line can be ended at will: otherwise play a tile, draw or pass."
+        )
+    return _next_turn(rules, rnd, action.seat)
+
+
+_HANDLERS = {
+    PLACE_ENGINE: _place_engine,
+    PLAY: _play,
+    DRAW: _draw,
+    PASS: _pass,
+    END_TURN: _end_turn,
+}
+
+
+# -- turn and round bookkeeping -----------------------------------------------------------
+
+
+def _next_turn(rules: Rules, rnd: Round, seat: int) -> Round:
+    """End ``seat``'s turn: their first turn is spent whatever happened in it."""
+    return settle(
+        rules,
+        replace(
+            rnd,
+            turn=(seat + 1) % rnd.players,
+            first_turns=rnd.first_turns & ~(1 << seat),
+            turn_state=NEW_TURN,
+        ),
+    )
+
+
+def _mark(rnd: Round, seat: int) -> Round:
+    """Passing always puts the marker on the passer's own train (Clarification 9)."""
+    train = rnd.trains[seat]
+    if train.marked:
+        return rnd
+    return replace(rnd, trains=_replace_at(rnd.trains, seat, train._replace(marked=True)))
+
+
+def settle(rules: Rules, rnd: Round) -> Round:
+    """End the round as stalled if nobody could lay a tile even with every train open.
+
+    Only checked when no more tiles can come from the boneyard: until then somebody can
+    always draw, and any pass round the table would only put markers on (RULES.md)."""
+    if not rnd.engine_placed or (rules.draw_before_passing and rnd.boneyard):
+        return rnd
+    numbers = {number for _, _, number in _open_to_anyone(rules, rnd)}
+    for hand in rnd.hands:
+        for a, b in hand:
+            if a in numbers or b in numbers:
+                return rnd
+    return _finish(rules, rnd, out_seat=None)
+
+
+def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
+    """The open ends anybody could use if every personal train were marked."""
+    if rules.covers_owed and rules.double_scope == "table":
+        owed = [
+            (i, j, b.open)
+            for i, train in enumerate(rnd.trains)
+            for j, b in enumerate(train.branches)
+            if b.owed
+        ]
+        if owed:
+            return owed
+    found = []
+    for i, train in enumerate(rnd.trains):
+        closed = rules.covers_owed and train.owes_cover
+        found.extend((i, j, b.open) for j, b in enumerate(train.branches) if b.owed or not closed)
+    return found
+
+
+def _finish(rules: Rules, rnd: Round, out_seat: int | None) -> Round:
+    scores = tuple(
+        score(None if seat == out_seat else HandCount.of(hand), rules)
+        for seat, hand in enumerate(rnd.hands)
+    )
+    result = RoundResult(
+        reason="out" if out_seat is not None else "stalled",
+        out_seat=out_seat,
+        hands=rnd.hands,
+        scores=scores,
+    )
+    return replace(rnd, result=result, turn_state=NEW_TURN)
+
+
+# -- messages -----------------------------------------------------------------------------
+
+
+def _why_closed(rules: Rules, rnd: Round, seat: int, train_index: int, end: int) -> str:
+    """The rule that keeps ``seat`` from laying a tile on this open end now."""
+    trains = rnd.trains
+    train = trains[train_index]
+    ts = rnd.turn_state
+    if rules.covers_owed and rules.double_scope == "table":
+        owed = rnd.owed_doubles()
+        if owed:
+            where, number = owed[0]
+            return (
+                f"The double {number}-{number} on {_train_name(trains[where])} must be "
+                "covered first: doubles must be covered, and no other play is legal until then."
+            )
+    if (
+        rules.covers_owed
+        and ts.extra_owed
+        and ts.double_train is not None
+        and trains[ts.double_train].owes_cover
+    ):
+        return "Your extra play must cover the double you just laid."
+    if ts.line_open and not ts.extra_owed and train_index != seat:
+        return (
+            "Your first-turn line goes on your own train only: "
+            "lay the next tile there or end your turn."
+        )
+    if not _may_use(rules, train, seat):
+        return (
+            f"{_train_name(train)} is closed to you: only its owner may play there "
+            "until it carries a marker."
+        )
+    number = train.branches[end].open
+    return (
+        f"{_train_name(train)} is closed by the uncovered double {number}-{number} until it is "
+        "covered (an uncovered double closes its own train)."
+    )
+
+
+def _train_name(train: Train) -> str:
+    return "the Mexican train" if train.owner is None else f"seat {train.owner}'s train"
+
+
+def _numbers(targets: list[Target]) -> tuple[int, ...]:
+    return tuple(sorted({number for _, _, number in targets}))
+
+
+def _is_tile(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(type(v) is int for v in value)
+        and value[0] <= value[1]
+    )
+
+
+def _tile_name(value: object) -> str:
+    return name(value) if _is_tile(value) else repr(value)  # type: ignore[arg-type]
+
+
+def _without(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    i = hand.index(tile)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _replace_at(items: tuple, index: int, value: object) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]

@@ -1,0 +1,263 @@
+"""Game records: the complete, replayable story of a match, as JSON Lines.
+
+A record is to this app what PGN is to chess. It is written while a match is played (the
+online move log, the simulator) and read back to replay a match move by move (the admin,
+bug reports, tests). The format is described in ``docs/records.md``; :func:`replay`
+accepts a record only if every deal is a fair deal and every action is legal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .actions import DRAW, Action
+from .errors import IllegalAction
+from .play import apply
+from .rules import Rules, RulesError
+from .scoring import winners
+from .setup import next_round
+from .state import Deal, Game, Round
+from .tiles import Tile
+
+FORMAT = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; ``line`` is the 1-based line that broke it."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def match_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "type": "match",
+        "format": FORMAT,
+        "rules": game.rules.to_dict(),
+        "players": game.players,
+        "seed": game.seed,
+        "first_seat": game.first_seat,
+    }
+    if names is not None:
+        record["names"] = list(names)
+    return record
+
+
+def deal_record(rnd: Round) -> dict[str, Any]:
+    return {
+        "type": "deal",
+        "round": rnd.number,
+        "engine": rnd.engine,
+        "first_seat": rnd.first_seat,
+        "hands": [_tiles(h) for h in rnd.hands],  # a fresh round: the hands as dealt
+        "boneyard": _tiles(rnd.boneyard),
+    }
+
+
+def action_record(before: Game, action: Action) -> dict[str, Any]:
+    """The record of ``action`` taken in ``before``; a draw names the tile it drew, so a
+    reader can follow the story without working out the boneyard."""
+    rnd = before.round
+    assert rnd is not None
+    record: dict[str, Any] = {"type": "action", "round": rnd.number, **action.to_dict()}
+    if action.kind == DRAW and rnd.boneyard:
+        record["tile"] = list(rnd.boneyard[0])
+    return record
+
+
+def round_end_record(rnd: Round) -> dict[str, Any]:
+    result = rnd.result
+    assert result is not None
+    return {
+        "type": "round_end",
+        "round": rnd.number,
+        "reason": result.reason,
+        "out_seat": result.out_seat,
+        "hands": [_tiles(h) for h in result.hands],
+        "scores": list(result.scores),
+    }
+
+
+def match_end_record(game: Game) -> dict[str, Any]:
+    totals = game.totals()
+    return {"type": "match_end", "totals": totals, "winners": winners(totals)}
+
+
+class Recorder:
+    """Keeps the record of a match as it is played: call :meth:`apply` and
+    :meth:`next_round` instead of the engine's own functions."""
+
+    def __init__(self, game: Game, names: list[str] | None = None) -> None:
+        self.records: list[dict[str, Any]] = [match_record(game, names)]
+        if game.round is not None:
+            self.records.append(deal_record(game.round))
+            self._close_round(game)
+
+    def apply(self, game: Game, action: Action) -> Game:
+        after = apply(game, action)
+        self.records.append(action_record(game, action))
+        self._close_round(after)
+        return after
+
+    def next_round(self, game: Game) -> Game:
+        after = next_round(game)
+        assert after.round is not None
+        self.records.append(deal_record(after.round))
+        self._close_round(after)  # a deal can stall at once
+        return after
+
+    def _close_round(self, game: Game) -> None:
+        rnd = game.round
+        if rnd is not None and rnd.result is not None:
+            self.records.append(round_end_record(rnd))
+            if game.is_over:
+                self.records.append(match_end_record(game))
+
+
+def dumps(records: Iterable[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+
+
+def loads(text: str) -> list[dict[str, Any]]:
+    """Parse JSON Lines; blank lines are skipped, a broken line is a :class:`RecordError`."""
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise RecordError(number, f"not JSON ({error.msg}).") from None
+    return records
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def replay(records: Iterable[dict[str, Any]]) -> list[Game]:
+    """Every state of the match a record tells, in order: the state after each deal and
+    after each action. Raises :class:`RecordError` at the first record that breaks a rule
+    or disagrees with what the engine works out (a round's scores, the final totals)."""
+    return [game for _, game in replay_steps(records)]
+
+
+def replay_steps(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Game]]:
+    """Like :func:`replay`, pairing each deal or action record with the state after it."""
+    game: Game | None = None
+    ended = True  # no round is under way
+    for number, record in enumerate(records, 1):
+        try:
+            kind = record.get("type") if isinstance(record, dict) else None
+            if kind == "match":
+                if game is not None:
+                    raise ValueError("a second match record.")
+                game = _read_match(record)
+            elif game is None:
+                raise ValueError("a record must start with its match record.")
+            elif kind == "deal":
+                if not ended:
+                    raise ValueError("a deal before the round under way ended.")
+                game = next_round(game, _read_deal(record))
+                ended = False
+                yield record, game
+            elif kind == "action":
+                game = _read_action(game, record)
+                yield record, game
+            elif kind == "round_end":
+                _check_round_end(game, record)
+                ended = True
+            elif kind == "match_end":
+                _check_match_end(game, record)
+            else:
+                raise ValueError(f"unknown record type {kind!r}.")
+        except (IllegalAction, RulesError, ValueError, KeyError, TypeError) as error:
+            raise RecordError(number, _message(error)) from None
+
+
+def _read_match(record: dict[str, Any]) -> Game:
+    if record.get("format", FORMAT) != FORMAT:
+        raise ValueError(f"format {record.get('format')!r} is not format {FORMAT}.")
+    rules = Rules.from_dict(record["rules"])
+    players = record["players"]
+    first_seat = record.get("first_seat", 0)
+    if type(players) is not int or type(first_seat) is not int:
+        raise ValueError("players and first_seat must be numbers.")
+    rules.hand_size_for(players)
+    if not 0 <= first_seat < players:
+        raise ValueError(f"first_seat {first_seat} is not a seat of {players}.")
+    return Game(rules=rules, players=players, seed=record.get("seed", 0), first_seat=first_seat)
+
+
+def _read_deal(record: dict[str, Any]) -> Deal:
+    return Deal(
+        number=record["round"],
+        engine=record["engine"],
+        first_seat=record["first_seat"],
+        hands=tuple(_read_tiles(h) for h in record["hands"]),
+        boneyard=_read_tiles(record["boneyard"]),
+    )
+
+
+def _read_action(game: Game, record: dict[str, Any]) -> Game:
+    rnd = game.round
+    if rnd is None or record.get("round") != rnd.number:
+        raise ValueError(f"an action of round {record.get('round')!r} during another round.")
+    action = Action.from_dict(record)
+    if action.kind == DRAW and "tile" in record:
+        drawn = _read_tile(record["tile"])
+        if not rnd.boneyard or rnd.boneyard[0] != drawn:
+            top = rnd.boneyard[0] if rnd.boneyard else "nothing"
+            raise ValueError(f"the draw names {list(drawn)}, but the boneyard gives {top}.")
+    return apply(game, action)
+
+
+def _check_round_end(game: Game, record: dict[str, Any]) -> None:
+    rnd = game.round
+    if rnd is None or rnd.result is None:
+        raise ValueError("a round_end record, but the round is still being played.")
+    expected = round_end_record(rnd)
+    for key in ("round", "reason", "out_seat", "scores", "hands"):
+        if record.get(key) != expected[key]:
+            raise ValueError(
+                f"round_end says {key} {record.get(key)!r}, the play gives {expected[key]!r}."
+            )
+
+
+def _check_match_end(game: Game, record: dict[str, Any]) -> None:
+    if not game.is_over:
+        raise ValueError("a match_end record before the last round was played.")
+    expected = match_end_record(game)
+    for key in ("totals", "winners"):
+        if record.get(key) != expected[key]:
+            raise ValueError(
+                f"match_end says {key} {record.get(key)!r}, the play gives {expected[key]!r}."
+            )
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"missing field {error.args[0]!r}."
+    return str(error)
+
+
+def _tiles(tiles: Iterable[Tile]) -> list[list[int]]:
+    return [list(t) for t in tiles]
+
+
+def _read_tile(value: Any) -> Tile:
+    if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value):
+        raise ValueError(f"{value!r} is not a tile (two numbers).")
+    return (min(value), max(value))
+
+
+def _read_tiles(values: Any) -> tuple[Tile, ...]:
+    if not isinstance(values, list):
+        raise ValueError(f"{values!r} is not a list of tiles.")
+    return tuple(_read_tile(v) for v in values)

@@ -1,0 +1,141 @@
+"""What one seat may see: the only window bots and browsers get onto a game.
+
+A view holds the seat's own hand and everything public (the layout, hand sizes, markers,
+the boneyard's size, the public log, the scores). It never holds another seat's tiles or
+the boneyard's contents, not even after the round ends: the scores say what a hand cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .play import legal_actions
+from .rules import Rules
+from .state import Event, Game, Train
+from .tiles import Tile
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int | None  # None: a spectator
+    players: int
+    rules: Rules
+    round_number: int
+    engine: int
+    engine_placed: bool
+    hand: tuple[Tile, ...] | None
+    hand_sizes: tuple[int, ...]
+    trains: tuple[Train, ...]
+    boneyard_count: int
+    turn: int
+    first_turns: tuple[bool, ...]  # per seat: still to take their first turn
+    line_open: bool
+    extra_owed: bool
+    drawn: Tile | None  # only the drawer sees what they drew
+    log: tuple[Event, ...]
+    scores: tuple[tuple[int, ...], ...]  # finished rounds
+    round_over: bool
+    stalled: bool
+    out_seat: int | None
+    legal: tuple[Action, ...]
+
+    @property
+    def my_train(self) -> Train | None:
+        return None if self.seat is None else self.trains[self.seat]
+
+    @property
+    def owed_doubles(self) -> list[tuple[int, int]]:
+        return [
+            (i, b.open) for i, train in enumerate(self.trains) for b in train.branches if b.owed
+        ]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (tiles as two-number lists)."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "round": self.round_number,
+            "rounds": self.rules.round_count,
+            "engine": self.engine,
+            "engine_placed": self.engine_placed,
+            "hand": None if self.hand is None else [list(t) for t in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "trains": [_train_dict(t) for t in self.trains],
+            "boneyard": self.boneyard_count,
+            "turn": self.turn,
+            "first_turns": list(self.first_turns),
+            "line_open": self.line_open,
+            "extra_owed": self.extra_owed,
+            "drawn": None if self.drawn is None else list(self.drawn),
+            "log": [_event_dict(e) for e in self.log],
+            "scores": [list(s) for s in self.scores],
+            "round_over": self.round_over,
+            "stalled": self.stalled,
+            "out_seat": self.out_seat,
+            "legal": [a.to_dict() for a in self.legal],
+        }
+
+
+def view_for(game: Game, seat: int | None) -> SeatView:
+    """The view of ``seat`` (``None`` for a spectator, who sees no hand)."""
+    rnd = game.round
+    if rnd is None:
+        raise ValueError("No round has been dealt yet.")
+    if seat is not None and not 0 <= seat < game.players:
+        raise ValueError(f"There is no seat {seat} at this table.")
+    mine = seat is not None and seat == rnd.turn
+    result = rnd.result
+    return SeatView(
+        seat=seat,
+        players=game.players,
+        rules=game.rules,
+        round_number=rnd.number,
+        engine=rnd.engine,
+        engine_placed=rnd.engine_placed,
+        hand=None if seat is None else rnd.hands[seat],
+        hand_sizes=tuple(len(h) for h in rnd.hands),
+        trains=rnd.trains,
+        boneyard_count=len(rnd.boneyard),
+        turn=rnd.turn,
+        first_turns=tuple(rnd.is_first_turn(s) for s in range(game.players)),
+        line_open=rnd.turn_state.line_open,
+        extra_owed=rnd.turn_state.extra_owed,
+        drawn=rnd.turn_state.drawn if mine else None,
+        log=rnd.log,
+        scores=game.scores,
+        round_over=result is not None,
+        stalled=result is not None and result.reason == "stalled",
+        out_seat=None if result is None else result.out_seat,
+        legal=tuple(legal_actions(game, seat)) if mine else (),
+    )
+
+
+def _train_dict(train: Train) -> dict[str, Any]:
+    return {
+        "owner": train.owner,
+        "marked": train.marked,
+        "started_by_owner": train.started_by_owner,
+        "branches": [
+            {
+                "tiles": [list(t) for t in b.tiles],
+                "open": b.open,
+                "owed": b.owed,
+                "parent": b.parent,
+                "at": b.at,
+            }
+            for b in train.branches
+        ],
+    }
+
+
+def _event_dict(event: Event) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": event.seat, "kind": event.kind}
+    if event.tile is not None:
+        data["tile"] = list(event.tile)
+    if event.train is not None:
+        data.update(train=event.train, end=event.end)
+    if event.ends:
+        data["ends"] = list(event.ends)
+    return data

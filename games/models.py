@@ -1,0 +1,1 @@
+# Models for online tables and match records will live here.

@@ -1,0 +1,3 @@
+"""Websocket routes of this app, collected by config.asgi into the project's URLRouter."""
+
+websocket_urlpatterns = []

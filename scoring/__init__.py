@@ -1,0 +1,1 @@
+"""A shared score sheet for Mexican Train played with real tiles."""

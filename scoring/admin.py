@@ -1,0 +1,1 @@
+# Admin registrations for score sheets will live here.

@@ -1,0 +1,1 @@
+# Models for shared score sheets will live here.

@@ -1,0 +1,48 @@
+"""Fixtures shared by the whole suite.
+
+require_postgres / require_redis / require_chromium give a test the service it needs, or skip
+it when the service is missing (fail instead under REQUIRE_SERVICES=1, as in CI).
+"""
+
+import pytest
+
+from tests import services
+
+
+@pytest.fixture(scope="session")
+def require_postgres() -> str:
+    """The URL of a PostgreSQL server that answers (user postgres, trust auth)."""
+    services.require(
+        "PostgreSQL",
+        services.postgres_available(),
+        f"nothing answers at {services.POSTGRES_URL}",
+    )
+    return services.POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def require_redis() -> str:
+    """The URL of a Redis server that answers."""
+    services.require(
+        "Redis", services.redis_available(), f"nothing answers at {services.REDIS_URL}"
+    )
+    return services.REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def require_chromium() -> str:
+    """The path of Debian's chromium, which the browser tests drive through Playwright."""
+    services.require(
+        "Chromium",
+        services.chromium_available(),
+        f"{services.CHROMIUM} is missing (apt-get install -y chromium)",
+    )
+    return str(services.CHROMIUM)
+
+
+def pytest_collection_modifyitems(items):
+    """Run browser tests last. Playwright's sync API keeps an event loop running in the main
+    thread from its first use until the session ends, so any asyncio test (channels
+    consumers, async views) that ran after it would fail with "Runner.run() cannot be called
+    from a running event loop". The sort is stable: other tests keep their order."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from .play import settle
 from .rules import Rules
@@ -55,7 +54,7 @@ def next_round(game: Game, dealt: Deal | None = None) -> Game:
     check_deal(game, dealt, number)
     rnd = start_round(game.rules, dealt)
     scores = game.scores if rnd.result is None else game.scores + (rnd.result.scores,)
-    return replace(game, scores=scores, round=rnd)
+    return game._replace(scores=scores, round=rnd)
 
 
 def check_deal(game: Game, dealt: Deal, number: int) -> None:

@@ -7,8 +7,7 @@ the boneyard's contents, not even after the round ends: the scores say what a ha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action
 from .play import legal_actions
@@ -17,8 +16,7 @@ from .state import Event, Game, Train
 from .tiles import Tile
 
 
-@dataclass(frozen=True)
-class SeatView:
+class SeatView(NamedTuple):
     seat: int | None  # None: a spectator
     players: int
     rules: Rules
@@ -30,7 +28,7 @@ class SeatView:
     trains: tuple[Train, ...]
     boneyard_count: int
     turn: int
-    first_turns: tuple[bool, ...]  # per seat: still to take their first turn
+    first_turns: int  # a bit per seat still to take its first turn: see is_first_turn
     line_open: bool
     extra_owed: bool
     drawn: Tile | None  # only the drawer sees what they drew
@@ -40,6 +38,9 @@ class SeatView:
     stalled: bool
     out_seat: int | None
     legal: tuple[Action, ...]
+
+    def is_first_turn(self, seat: int) -> bool:
+        return bool(self.first_turns >> seat & 1)
 
     @property
     def my_train(self) -> Train | None:
@@ -65,7 +66,7 @@ class SeatView:
             "trains": [_train_dict(t) for t in self.trains],
             "boneyard": self.boneyard_count,
             "turn": self.turn,
-            "first_turns": list(self.first_turns),
+            "first_turns": [self.is_first_turn(s) for s in range(self.players)],
             "line_open": self.line_open,
             "extra_owed": self.extra_owed,
             "drawn": None if self.drawn is None else list(self.drawn),
@@ -95,11 +96,11 @@ def view_for(game: Game, seat: int | None) -> SeatView:
         engine=rnd.engine,
         engine_placed=rnd.engine_placed,
         hand=None if seat is None else rnd.hands[seat],
-        hand_sizes=tuple(len(h) for h in rnd.hands),
+        hand_sizes=tuple(map(len, rnd.hands)),
         trains=rnd.trains,
         boneyard_count=len(rnd.boneyard),
         turn=rnd.turn,
-        first_turns=tuple(rnd.is_first_turn(s) for s in range(game.players)),
+        first_turns=rnd.first_turns,
         line_open=rnd.turn_state.line_open,
         extra_owed=rnd.turn_state.extra_owed,
         drawn=rnd.turn_state.drawn if mine else None,

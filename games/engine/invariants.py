@@ -1,0 +1,56 @@
+"""Invariants that hold after every action of every game.
+
+The property tests and the simulator check these after each action; they are cheap enough
+for thousands of games but not free, which is why the simulator can turn them off.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .play import legal_actions
+from .state import Game
+from .tiles import full_set
+
+
+def violations(game: Game) -> list[str]:
+    """Every invariant the state breaks, as sentences; empty when all is well."""
+    rnd = game.round
+    if rnd is None:
+        return []
+    found: list[str] = []
+    seen: Counter = Counter()
+    for hand in rnd.hands:
+        seen.update(hand)
+    seen.update(rnd.boneyard)
+    for train in rnd.trains:
+        for branch in train.branches:
+            seen.update((min(x), max(x)) for x in branch.tiles)
+    if rnd.engine_placed:
+        seen[(rnd.engine, rnd.engine)] += 1
+    # Every tile of the set is somewhere: in the hub, a hand, the boneyard or a train.
+    # Only a round whose engine waits in the hub from the start leaves it out of the deal.
+    expected = set(full_set(game.rules.highest_double))
+    twice = sorted(t for t, n in seen.items() if n > 1)
+    if twice:
+        found.append(f"tiles in two places: {twice}")
+    if set(seen) != expected:
+        missing = sorted(expected - set(seen))
+        extra = sorted(set(seen) - expected)
+        found.append(f"tiles not conserved: missing {missing}, unknown {extra}")
+    for train in rnd.trains:
+        if train.is_public and train.marked:
+            found.append("a public train carries a marker")
+    if game.rules.covers_owed and game.rules.double_scope == "table":
+        owed = {(i, n) for i, n in rnd.owed_doubles()}
+        if len({n for _, n in owed}) > 1 or len({i for i, _ in owed}) > 1:
+            found.append(f"more than one double uncovered under the table scope: {owed}")
+    if rnd.result is None:
+        if not legal_actions(game, rnd.turn):
+            found.append(f"seat {rnd.turn} is on turn with no legal action")
+        others = [s for s in range(game.players) if s != rnd.turn and legal_actions(game, s)]
+        if others:
+            found.append(f"seats {others} have legal actions out of turn")
+    elif game.scores[-1] != rnd.result.scores:
+        found.append("the match's scores miss the finished round")
+    return found

@@ -1,0 +1,55 @@
+"""Hypothesis strategies: every combination of settings, tables that fit, random games."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import strategies as st
+
+from games.engine import Rules, RulesError
+from games.engine.rules import VARIANTS
+
+
+@st.composite
+def rules(draw, max_rounds: int = 2) -> Rules:
+    """Any valid rules object; ``max_rounds`` keeps matches short enough to test by the
+    thousand (the rounds setting itself is covered by its own scenario tests)."""
+    top = draw(st.sampled_from([6, 9, 12, 15, 18]))
+    variant = draw(st.sampled_from(VARIANTS))
+    covered = draw(st.booleans())
+    owed = covered and variant != "cuban"
+    return Rules(
+        highest_double=top,
+        rounds=draw(st.integers(1, min(max_rounds, top + 1))),
+        hand_size=draw(st.one_of(st.none(), st.integers(1, 12))),
+        public_trains=draw(st.integers(0, 3)),
+        unstarted_trains_open=draw(st.booleans()),
+        first_turn=draw(st.sampled_from(["line", "one_tile"])),
+        draw_before_passing=draw(st.booleans()),
+        doubles_must_be_covered=covered,
+        double_scope=draw(st.sampled_from(["table", "own_train"])) if owed else "table",
+        double_plays_again=draw(st.booleans()),
+        engine_from_hand=draw(st.booleans()),
+        variant=variant,
+        double_blank_value=draw(st.sampled_from([0, 50])),
+        double_penalty=draw(st.sampled_from([0, 5, 50, 100])),
+        out_score=draw(st.sampled_from([0, -10])),
+    )
+
+
+@st.composite
+def tables(draw, max_rounds: int = 2) -> tuple[Rules, int, int, random.Random]:
+    """Rules, a number of players that fits them, a seed, and a random source for choices."""
+    chosen = draw(rules(max_rounds))
+    fitting = []
+    for players in range(2, 11):
+        try:
+            chosen.hand_size_for(players)
+        except RulesError:
+            continue
+        fitting.append(players)
+    players = draw(st.sampled_from(fitting)) if fitting else None
+    if players is None:  # an overridden hand too big for any table: take the default hand
+        chosen = chosen.changed(hand_size=None)
+        players = 2
+    return chosen, players, draw(st.integers(0, 2**32)), draw(st.randoms(use_true_random=False))

@@ -90,6 +90,30 @@ def match_end_record(game: Game) -> dict[str, Any]:
     return {"type": "match_end", "totals": totals, "winners": winners(totals)}
 
 
+def step(game: Game, action: Action) -> tuple[Game, list[dict[str, Any]]]:
+    """Apply ``action`` and return the new game with the record lines it adds: the action,
+    and the end of the round (and of the match) when the action ends them."""
+    after = apply(game, action)
+    return after, [action_record(game, action), *_endings(after)]
+
+
+def deal_step(game: Game) -> tuple[Game, list[dict[str, Any]]]:
+    """Deal the next round and return the new game with its record lines (a deal can stall
+    at once, and then its round's end follows)."""
+    after = next_round(game)
+    assert after.round is not None
+    return after, [deal_record(after.round), *_endings(after)]
+
+
+def _endings(game: Game) -> list[dict[str, Any]]:
+    rnd = game.round
+    if rnd is None or rnd.result is None:
+        return []
+    if game.is_over:
+        return [round_end_record(rnd), match_end_record(game)]
+    return [round_end_record(rnd)]
+
+
 class Recorder:
     """Keeps the record of a match as it is played: call :meth:`apply` and
     :meth:`next_round` instead of the engine's own functions."""
@@ -97,28 +121,17 @@ class Recorder:
     def __init__(self, game: Game, names: list[str] | None = None) -> None:
         self.records: list[dict[str, Any]] = [match_record(game, names)]
         if game.round is not None:
-            self.records.append(deal_record(game.round))
-            self._close_round(game)
+            self.records += [deal_record(game.round), *_endings(game)]
 
     def apply(self, game: Game, action: Action) -> Game:
-        after = apply(game, action)
-        self.records.append(action_record(game, action))
-        self._close_round(after)
+        after, lines = step(game, action)
+        self.records += lines
         return after
 
     def next_round(self, game: Game) -> Game:
-        after = next_round(game)
-        assert after.round is not None
-        self.records.append(deal_record(after.round))
-        self._close_round(after)  # a deal can stall at once
+        after, lines = deal_step(game)
+        self.records += lines
         return after
-
-    def _close_round(self, game: Game) -> None:
-        rnd = game.round
-        if rnd is not None and rnd.result is not None:
-            self.records.append(round_end_record(rnd))
-            if game.is_over:
-                self.records.append(match_end_record(game))
 
 
 def dumps(records: Iterable[dict[str, Any]]) -> str:
@@ -150,35 +163,60 @@ def replay(records: Iterable[dict[str, Any]]) -> list[Game]:
 
 def replay_steps(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Game]]:
     """Like :func:`replay`, pairing each deal or action record with the state after it."""
-    game: Game | None = None
-    ended = True  # no round is under way
-    for number, record in enumerate(records, 1):
+    replayer = Replayer()
+    for record in records:
+        game = replayer.feed(record)
+        if game is not None:
+            yield record, game
+
+
+class Replayer:
+    """Replays a record one line at a time, so a long-lived reader (an online table's move
+    log) can catch up with new lines without replaying the match from its start."""
+
+    def __init__(self, game: Game | None = None) -> None:
+        """Start from nothing, or from ``game``: a state the lines to come carry on from."""
+        self.game = game
+        self.line = 0
+        self._ended = game is None or game.round is None or game.round.result is not None
+
+    def feed(self, record: dict[str, Any]) -> Game | None:
+        """Take the next line; returns the new state after a deal or an action, else None.
+        Raises :class:`RecordError` if the line breaks a rule (and then stays as it was)."""
+        self.line += 1
         try:
-            kind = record.get("type") if isinstance(record, dict) else None
-            if kind == "match":
-                if game is not None:
-                    raise ValueError("a second match record.")
-                game = _read_match(record)
-            elif game is None:
-                raise ValueError("a record must start with its match record.")
-            elif kind == "deal":
-                if not ended:
-                    raise ValueError("a deal before the round under way ended.")
-                game = next_round(game, _read_deal(record))
-                ended = False
-                yield record, game
-            elif kind == "action":
-                game = _read_action(game, record)
-                yield record, game
-            elif kind == "round_end":
-                _check_round_end(game, record)
-                ended = True
-            elif kind == "match_end":
-                _check_match_end(game, record)
-            else:
-                raise ValueError(f"unknown record type {kind!r}.")
+            return self._feed(record)
         except (IllegalAction, RulesError, ValueError, KeyError, TypeError) as error:
-            raise RecordError(number, _message(error)) from None
+            self.line -= 1
+            raise RecordError(self.line + 1, _message(error)) from None
+
+    def _feed(self, record: dict[str, Any]) -> Game | None:
+        kind = record.get("type") if isinstance(record, dict) else None
+        game = self.game
+        if kind == "match":
+            if game is not None:
+                raise ValueError("a second match record.")
+            self.game = _read_match(record)
+            return None
+        if game is None:
+            raise ValueError("a record must start with its match record.")
+        if kind == "deal":
+            if not self._ended:
+                raise ValueError("a deal before the round under way ended.")
+            self.game = next_round(game, _read_deal(record))
+            self._ended = False
+            return self.game
+        if kind == "action":
+            self.game = _read_action(game, record)
+            return self.game
+        if kind == "round_end":
+            _check_round_end(game, record)
+            self._ended = True
+        elif kind == "match_end":
+            _check_match_end(game, record)
+        else:
+            raise ValueError(f"unknown record type {kind!r}.")
+        return None
 
 
 def _read_match(record: dict[str, Any]) -> Game:

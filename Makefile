@@ -27,8 +27,11 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 
+# The whole suite on the embedded default (SQLite, in-memory channel layer), then the online
+# and production tests again on PostgreSQL and Redis (tests/services_pass.py).
 test: venv
 	$(BIN)/pytest --cov=games/engine --cov-report=term $(PYTEST_ARGS)
+	$(BIN)/python -m tests.services_pass
 
 lint: venv
 	$(BIN)/ruff check .

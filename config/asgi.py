@@ -21,6 +21,13 @@ from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa:
 
 websocket_urlpatterns = [*games_websockets, *scoring_websockets]
 
+if os.environ.get("LOAD_TEST_ECHO") == "1":  # the load benchmark's floor: config/echo.py
+    from django.urls import path  # noqa: E402
+
+    from config.echo import EchoConsumer  # noqa: E402
+
+    websocket_urlpatterns.append(path("ws/echo/<str:group>/", EchoConsumer.as_asgi()))
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,

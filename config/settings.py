@@ -43,7 +43,12 @@ def databases(env: Mapping[str, str]) -> dict:
     """
     url = env.get("DATABASE_URL")
     if url:
-        return {"default": dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)}
+        # DB_CONN_MAX_AGE=0 closes each connection after use: the PostgreSQL test pass sets it,
+        # so the test database has no sessions left open when it is dropped.
+        max_age = int(env.get("DB_CONN_MAX_AGE", "60"))
+        return {
+            "default": dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=True)
+        }
     return {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -72,7 +77,11 @@ def channel_layers(env: Mapping[str, str]) -> dict:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [url],
+                    # redis-py 8 gives every socket a 5 s read timeout, the same as the 5 s
+                    # blocking pop channels-redis waits on, so idle sockets crashed every few
+                    # seconds (channels_redis#422). 15 s lets the pop finish and still notices
+                    # a dead connection.
+                    "hosts": [{"address": url, "socket_timeout": 15}],
                     "capacity": 1500,
                     "expiry": 10,
                     "group_expiry": 86400,
@@ -187,6 +196,9 @@ STORAGES = {
 
 # Pause between bot moves, so people can follow what the bots play.
 BOT_TURN_DELAY = float(ENV.get("BOT_TURN_DELAY", "0.8"))
+
+# Seconds between the end of a round and the next deal when not everybody presses Ready.
+NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))
 
 # Everything goes to stdout, where daphne, docker and CI collect it.
 LOGGING = {

@@ -1,1 +1,186 @@
-# Models for online tables and match records will live here.
+"""Online tables: the table, its seats, and the move log that is the game.
+
+The move log is the game's one source of truth: each row is one line of the game record
+(docs/records.md), so the state of any table is what replaying its log gives, after a server
+restart as much as in a running process. ``Table.version`` counts the commits that changed
+the game; every view sent to a browser carries it, and an action based on an older view is
+refused as stale.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+
+NAME_LENGTH = 40
+BOT_LEVELS = ("random", "greedy", "strategic")
+
+
+def new_table_code() -> str:
+    """The invite code in a table's link: short enough to read out, too many to guess."""
+    return secrets.token_urlsafe(6)
+
+
+def new_seat_token() -> str:
+    """The secret that binds a seat to its player (192 bits: never guessable)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def default_rules() -> dict:
+    return Rules().to_dict()
+
+
+def validate_rules(value: object) -> None:
+    try:
+        Rules.from_dict(value)  # type: ignore[arg-type]
+    except (RulesError, TypeError) as error:
+        raise ValidationError(f"Invalid rules: {error}") from error
+
+
+class Table(models.Model):
+    """A table for friends to play one match at, from the lobby to the final totals."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=16, unique=True, default=new_table_code)
+    host_token = models.CharField(
+        max_length=64, default=new_seat_token, help_text="Kept in the host's session."
+    )
+    rules = models.JSONField(default=default_rules, validators=[validate_rules])
+    seat_count = models.PositiveSmallIntegerField(default=4)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    seed = models.BigIntegerField(default=new_seed, help_text="Every deal follows from it.")
+    first_seat = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(
+        default=0, help_text="Commits that changed the game; views carry it."
+    )
+    next_round_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the next round starts if not everybody is ready."
+    )
+    match = models.OneToOneField(
+        "scoring.Match",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="table",
+        help_text="The score sheet the table's rounds are entered on.",
+    )
+    imported = models.BooleanField(
+        default=False,
+        help_text="Opened from a game record (a bug report, an export) for review: never "
+        "played here, and never playable.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_PLAYERS, seat_count__lte=MAX_PLAYERS),
+                name="table_seat_count_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["lobby", "playing", "finished"]),
+                name="table_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.code} ({self.get_status_display().lower()})"
+
+    def get_rules(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+
+class TableSeat(models.Model):
+    """A place at a table, held by a person (bound by ``token``) or a bot."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Person"
+        BOT = "bot", "Bot"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
+    name = models.CharField(max_length=NAME_LENGTH)
+    kind = models.CharField(max_length=6, choices=Kind.choices, default=Kind.HUMAN)
+    bot_level = models.CharField(
+        max_length=10, blank=True, choices=[(b, b.title()) for b in BOT_LEVELS]
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token)
+    stand_in = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[(b, b.title()) for b in BOT_LEVELS],
+        help_text="A bot the host put in while the player is away; gone when they return.",
+    )
+    ready_for = models.PositiveSmallIntegerField(
+        default=0, help_text="The round this seat is ready to start."
+    )
+    channel_name = models.CharField(
+        max_length=200, blank=True, help_text="The socket that holds the seat now, if any."
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="table_seat_unique"),
+            models.CheckConstraint(
+                condition=Q(position__lt=MAX_PLAYERS), name="table_seat_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="human", bot_level="")
+                | Q(kind="bot", stand_in="") & ~Q(bot_level=""),
+                name="table_seat_bot_has_a_level",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.position + 1} at {self.table.code})"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.BOT
+
+    @property
+    def played_by_bot(self) -> str:
+        """The bot level that takes this seat's turns now ('' for a person at the seat)."""
+        return self.bot_level if self.is_bot else self.stand_in
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.channel_name)
+
+
+class Move(models.Model):
+    """One line of the table's game record, in order: a deal, an action, a round's end."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(help_text="1 is the match record.")
+    version = models.PositiveIntegerField(help_text="The table version that wrote this line.")
+    record = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="move_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        record = self.record
+        what = record.get("kind") or record.get("type")
+        return f"{self.table.code} #{self.number}: {what}"

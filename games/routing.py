@@ -1,3 +1,9 @@
 """Websocket routes of this app, collected by config.asgi into the project's URLRouter."""
 
-websocket_urlpatterns = []
+from django.urls import path
+
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/table/<str:code>/", TableConsumer.as_asgi()),
+]

@@ -1,5 +1,21 @@
-"""HTTP routes of this app; the app chooses its own path prefixes (included at "/")."""
+"""HTTP routes of online tables. ``/t/<code>/`` is the table's invite link (lobby, then the
+game); ``/t/<code>/rejoin/<token>/`` brings a seat to another device (docs/protocol.md)."""
+
+from django.urls import path
+
+from . import views
 
 app_name = "games"
 
-urlpatterns = []
+urlpatterns = [
+    path("t/new/", views.new_table, name="new"),
+    path("t/new/rules/", views.new_table_rules, name="new-rules"),
+    path("t/<str:code>/", views.table, name="table"),
+    path("t/<str:code>/join/", views.join, name="join"),
+    path("t/<str:code>/bots/", views.add_bot, name="add-bot"),
+    path("t/<str:code>/remove/", views.remove_seat, name="remove"),
+    path("t/<str:code>/start/", views.start, name="start"),
+    path("t/<str:code>/stand-in/", views.stand_in, name="stand-in"),
+    path("t/<str:code>/hint/", views.hint, name="hint"),
+    path("t/<str:code>/rejoin/<str:token>/", views.rejoin, name="rejoin"),
+]

@@ -144,7 +144,10 @@ def test_redis_url_switches_to_redis_layer_with_deliberate_limits():
     layer = project_settings.channel_layers({"REDIS_URL": "redis://cache:6379/2"})["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     config = layer["CONFIG"]
-    assert config["hosts"] == ["redis://cache:6379/2"]
+    host = config["hosts"][0]
+    assert host["address"] == "redis://cache:6379/2"
+    # Longer than channels-redis' 5 s blocking pop (redis-py 8 defaults to 5 s: #422).
+    assert host["socket_timeout"] > 5
     assert config["capacity"] > 100  # the default drops group messages silently when full
     assert config["group_expiry"] >= 86400  # daphne's default websocket timeout
 

@@ -34,6 +34,7 @@ class RulesError(ValueError):
     def __init__(self, setting: str, message: str) -> None:
         super().__init__(f"{setting}: {message}")
         self.setting = setting
+        self.reason = message  # the sentence alone, for a form that shows it by the field
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,8 @@ class Rules:
 
     def round_double(self, number: int) -> int:
         """The double that starts round ``number`` (1-based): the last round is the blank."""
+        if not 1 <= number <= self.round_count:
+            raise RulesError("rounds", f"there is no round {number} of {self.round_count}.")
         return self.round_count - number
 
     def hand_size_for(self, players: int) -> int:

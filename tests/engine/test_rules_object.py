@@ -162,3 +162,11 @@ def test_round_doubles_run_down_to_the_double_blank(rounds, first, last):
     rules = Rules(rounds=rounds)
     assert rules.round_double(1) == first
     assert rules.round_double(rounds) == last
+
+
+def test_a_round_beyond_the_rounds_setting_has_no_double():
+    with pytest.raises(RulesError, match="there is no round 14 of 13"):
+        Rules().round_double(14)
+    with pytest.raises(RulesError) as refused:
+        Rules().round_double(0)
+    assert refused.value.reason == "there is no round 0 of 13."

@@ -1,0 +1,115 @@
+"""How well the bots play: seat-rotated tables, win shares and points with 95% CIs.
+
+    .venv/bin/python benchmarks/bots.py [--matches 1000] [--seed 0] [--workers 2]
+
+Each table puts one bot (the first named) against copies of another. Every seed is played
+once per seat arrangement, the lone bot moving round the table, so each bot sits in every
+seat equally often and meets the same deals: luck of the deal cancels out. A seed's
+matches form one sample; the 95% confidence intervals are over those samples (normal
+approximation, 1.96 standard errors). Default rules unless --rules names a preset.
+
+Win share: a match's win goes to the lowest total, a tie split evenly; per seat, so with
+four seats 25% is parity. Points: mean points per round, averaged over a bot's seats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from games.engine import PRESETS
+from games.simulate import play_match
+
+TABLES = (("strategic", "greedy"), ("greedy", "random"))
+
+
+def play(rules_name: str, lineup: tuple[str, ...], seed: int) -> list[tuple[float, float]]:
+    """One match: per seat, (win share, mean points per round)."""
+    result = play_match(PRESETS[rules_name], lineup, seed, first_seat=0, check=False)
+    rounds = len(result.round_scores)
+    return [
+        (
+            (1 / len(result.winners)) if seat in result.winners else 0.0,
+            sum(scores[seat] for scores in result.round_scores) / rounds,
+        )
+        for seat in range(len(lineup))
+    ]
+
+
+def run_table(
+    lone: str, field: str, players: int, seeds: Sequence[int], rules: str, workers: int
+) -> dict[str, list[tuple[float, float]]]:
+    """Per bot, one (win share, points per round) sample per seed, each the mean over the
+    seat arrangements and over that bot's seats."""
+    lineups = [tuple(lone if s == r else field for s in range(players)) for r in range(players)]
+    jobs = [(rules, lineup, seed) for seed in seeds for lineup in lineups]
+    with ProcessPoolExecutor(workers) as pool:
+        outcomes = list(pool.map(play, *zip(*jobs, strict=True), chunksize=4))
+    samples: dict[str, list[tuple[float, float]]] = {lone: [], field: []}
+    for i in range(len(seeds)):
+        group = outcomes[i * players : (i + 1) * players]
+        for bot in (lone, field):
+            seats = [
+                outcome[seat]
+                for lineup, outcome in zip(lineups, group, strict=True)
+                for seat in range(players)
+                if lineup[seat] == bot
+            ]
+            samples[bot].append(
+                (
+                    statistics.fmean(w for w, _ in seats),
+                    statistics.fmean(p for _, p in seats),
+                )
+            )
+    return samples
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=1000, help="per table (1000)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0, help="first seed (0)")
+    parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    parser.add_argument("--workers", type=int, default=1, help="processes (1)")
+    parser.add_argument("--table", action="append", help="LONE,FIELD (default: both tables)")
+    args = parser.parse_args(argv)
+    tables = [tuple(t.split(",")) for t in args.table] if args.table else list(TABLES)
+    per_table_seeds = range(args.seed, args.seed + max(1, args.matches // args.players))
+    matches = len(per_table_seeds) * args.players
+    print(f"`{' '.join(['benchmarks/bots.py', *(argv if argv is not None else sys.argv[1:])])}`")
+    print(
+        f"\n{matches} matches per table ({len(per_table_seeds)} seeds x {args.players} "
+        f"seat arrangements), {args.players} seats, rules: {args.rules}.\n"
+    )
+    print("| Table | Bot | Win share (95% CI) | Points per round (95% CI) |")
+    print("|---|---|---|---|")
+    for lone, field in tables:
+        samples = run_table(lone, field, args.players, per_table_seeds, args.rules, args.workers)
+        name = f"{lone} vs {args.players - 1} {field}"
+        for bot in (lone, field):
+            win, win_ci = mean_ci([w for w, _ in samples[bot]])
+            points, points_ci = mean_ci([p for _, p in samples[bot]])
+            print(f"| {name} | {bot} | {win:.1%} ± {win_ci:.1%} | {points:.2f} ± {points_ci:.2f} |")
+        lone_points = [p for _, p in samples[lone]]
+        field_points = [p for _, p in samples[field]]
+        gap, gap_ci = mean_ci([o - f for o, f in zip(lone_points, field_points, strict=True)])
+        ratio = statistics.fmean(lone_points) / statistics.fmean(field_points)
+        print(
+            f"| {name} | {lone} - {field} | | {gap:.2f} ± {gap_ci:.2f} "
+            f"({ratio - 1:+.1%} of {field}'s) |"
+        )
+
+
+if __name__ == "__main__":
+    main()

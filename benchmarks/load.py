@@ -1,0 +1,459 @@
+"""Load benchmark: tables of four websocket players at a brisk human pace, and the capacity.
+
+    python benchmarks/load.py [--modes sqlite,postgres,postgres-2] [--ladder 25,50,100,150]
+                              [--seconds 20] [--profile] [--json results.json]
+
+For each mode it prepares a fresh database, starts the app as daphne processes (as in
+docker-compose.yml: the embedded SQLite + in-memory layer in one process, or PostgreSQL +
+Redis in one or two), creates tables of four seats and connects four websocket players to
+each, spread over the processes. Each table acts once a second (the tables out of step), the
+seat on turn playing a real move from its own view (the heaviest legal tile, as the greedy
+bot does, or draw/pass/done), and the benchmark times each action from its sending to the
+moment every seat of that table holds the new view. It prints actions per second and the
+latency's median, 95th and 99th percentiles for each number of tables, the capacity (the
+most tables whose 99th percentile stays under 100 ms), and, in the same run, the floor: a
+trivial echo consumer through the same stack (config/echo.py) with as many sockets at the
+same pace. --profile samples the busiest daphne with py-spy at the ladder's 100-table step.
+
+This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_DATABASE = "mexican_train_load"
+REDIS_URL = "redis://127.0.0.1:6379/13"
+LIMIT_MS = 100.0
+WARM_UP = 3.0  # seconds of each step not measured: connections settle, tables get going
+
+MODES = {
+    "sqlite": {"processes": 1, "database": "sqlite"},
+    "postgres": {"processes": 1, "database": "postgres"},
+    "postgres-2": {"processes": 2, "database": "postgres"},
+}
+
+
+# -- the app under load -------------------------------------------------------------------
+
+
+def environment(mode: str, workdir: Path) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "load-benchmark-only",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_COOKIES": "0",
+        "BOT_TURN_DELAY": "0",
+        "NEXT_ROUND_COUNTDOWN": "3600",
+        "LOAD_TEST_ECHO": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    if MODES[mode]["database"] == "sqlite":
+        env["DATABASE_URL"] = f"sqlite:///{workdir / 'load.sqlite3'}"
+        env.pop("REDIS_URL", None)
+    else:
+        env["DATABASE_URL"] = f"postgresql://postgres@127.0.0.1:5432/{PG_DATABASE}"
+        env["REDIS_URL"] = REDIS_URL
+    return env
+
+
+def prepare(mode: str, env: dict[str, str]) -> None:
+    """A fresh database with the schema, an empty Redis database, and collected static."""
+    if MODES[mode]["database"] == "postgres":
+        import psycopg
+        import redis
+
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{PG_DATABASE}"')
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [*manage, "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+
+
+def make_tables(env: dict[str, str], count: int) -> list[dict]:
+    """Create ``count`` started tables of four people (in a child process, which has the
+    mode's settings); returns each table's code and its four seat tokens."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--make-tables", str(count)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(done.stdout)
+
+
+def _make_tables_here(count: int) -> None:
+    import django
+
+    django.setup()
+    from games import services
+    from games.engine import Rules
+
+    tables = []
+    for _ in range(count):
+        table, host = services.create_table(Rules(), 4, "Player 1")
+        tokens = [host.token] + [
+            services.join(table.code, f"Player {i}").token for i in range(2, 5)
+        ]
+        services.start(table.code, table.host_token)
+        tables.append({"code": table.code, "tokens": tokens})
+    print(json.dumps(tables))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        self.port = free_port()
+        self.log = (log_dir / f"daphne-{self.port}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1)
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"daphne on {self.port} did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.log.close()
+
+
+# -- the players --------------------------------------------------------------------------
+
+
+@dataclass
+class Pending:
+    sent: float
+    target: int  # the version the action makes
+    seen: set[int] = field(default_factory=set)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    failed: bool = False
+
+
+@dataclass
+class Step:
+    latencies: list[float] = field(default_factory=list)  # ms
+    errors: int = 0
+    started: float = 0.0
+
+
+class Seat:
+    def __init__(self, table: Table, index: int, url: str) -> None:
+        self.table, self.index, self.url = table, index, url
+        self.view: dict | None = None
+        self.ready = asyncio.Event()
+
+    async def run(self) -> None:
+        import websockets
+
+        origin = self.url.replace("ws://", "http://").split("/ws/")[0]
+        async with websockets.connect(self.url, origin=origin, max_size=2**22) as ws:
+            self.socket = ws
+            async for frame in ws:
+                message = json.loads(frame)
+                if message["type"] == "view":
+                    self.view = message
+                    self.ready.set()
+                    self.table.seen(self.index, message["version"])
+                elif message["type"] == "error":
+                    self.table.refused(message)
+
+
+class Table:
+    """Four seats; once a second the seat on turn plays from its own view."""
+
+    def __init__(self, code: str, tokens: list[str], urls: list[str], step: Step) -> None:
+        self.step = step
+        self.seats = [
+            Seat(self, i, f"{urls[i % len(urls)]}/ws/table/{code}/?seat={token}")
+            for i, token in enumerate(tokens)
+        ]
+        self.pending: Pending | None = None
+
+    def seen(self, seat: int, version: int) -> None:
+        pending = self.pending
+        if pending is not None and version >= pending.target:
+            pending.seen.add(seat)
+            if len(pending.seen) == len(self.seats):
+                pending.done.set()
+
+    def refused(self, message: dict) -> None:
+        if self.pending is not None:
+            self.pending.failed = True
+            self.pending.done.set()
+
+    async def play(self, pace: float, stop: float) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(s.ready.wait() for s in self.seats))
+        await asyncio.sleep(random.random() / pace)  # tables out of step
+        tick = loop.time()
+        while loop.time() < stop:
+            tick += 1 / pace
+            await self._act(loop)
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+
+    async def _act(self, loop) -> None:
+        newest = max(s.view["version"] for s in self.seats)
+        views = [s.view for s in self.seats]
+        game = next(v for v in views if v["version"] == newest)["game"]
+        if game["over"]:
+            return
+        if game["round_over"]:  # everybody ready: not timed, it is no move
+            for seat in self.seats:
+                await seat.socket.send('{"type": "ready"}')
+            return
+        seat = self.seats[game["turn"]]
+        if seat.view["version"] != newest:
+            return  # its view is on its way; try next tick
+        message = choose(seat.view)
+        self.pending = Pending(sent=loop.time(), target=newest + 1)
+        await seat.socket.send(json.dumps(message))
+        try:
+            await asyncio.wait_for(self.pending.done.wait(), 10)
+        except TimeoutError:
+            self.pending.failed = True
+        if self.pending.failed:
+            self.step.errors += 1
+        elif self.pending.sent >= self.step.started:
+            self.step.latencies.append((loop.time() - self.pending.sent) * 1000)
+        self.pending = None
+
+
+def choose(view: dict) -> dict:
+    """The greedy bot's move, from the seat's own view: the heaviest tile that plays."""
+    legal = view["game"]["legal"]
+    plays = [a for a in legal if a["kind"] == "play"]
+    action = max(plays, key=lambda a: sum(a["tile"])) if plays else legal[0]
+    message = {"type": action["kind"], "version": view["version"]}
+    if action["kind"] == "play":
+        message.update(tile=action["tile"], train=action["train"], end=action["end"])
+    return message
+
+
+async def game_step(tables: list[dict], urls: list[str], seconds: float, pace: float) -> Step:
+    step = Step()
+    loop = asyncio.get_running_loop()
+    players = [Table(t["code"], t["tokens"], urls, step) for t in tables]
+    sockets = [asyncio.create_task(s.run()) for p in players for s in p.seats]
+    start = loop.time()
+    step.started = start + WARM_UP
+    stop = step.started + seconds
+    await asyncio.gather(*(p.play(pace, stop) for p in players))
+    for task in sockets:
+        task.cancel()
+    await asyncio.gather(*sockets, return_exceptions=True)
+    return step
+
+
+async def echo_step(count: int, urls: list[str], seconds: float, pace: float) -> Step:
+    """The floor: groups of four echo sockets, one message a second per group."""
+    import websockets
+
+    step = Step()
+    loop = asyncio.get_running_loop()
+    tag = random.randrange(10**9)
+
+    async def group(n: int) -> None:
+        sockets = []
+        for i in range(4):
+            url = f"{urls[i % len(urls)]}/ws/echo/{tag}-{n}/"
+            origin = url.replace("ws://", "http://").split("/ws/")[0]
+            sockets.append(await websockets.connect(url, origin=origin))
+        await asyncio.sleep(random.random() / pace)
+        tick = loop.time()
+        while loop.time() < step.started + seconds:
+            tick += 1 / pace
+            sent = loop.time()
+            await sockets[0].send(json.dumps({"sent": sent, "pad": "x" * 64}))
+            try:
+                await asyncio.wait_for(asyncio.gather(*(s.recv() for s in sockets)), 10)
+            except TimeoutError:
+                step.errors += 1
+            else:
+                if sent >= step.started:
+                    step.latencies.append((loop.time() - sent) * 1000)
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+        for s in sockets:
+            await s.close()
+
+    step.started = loop.time() + WARM_UP
+    await asyncio.gather(*(group(n) for n in range(count)))
+    return step
+
+
+# -- figures ------------------------------------------------------------------------------
+
+
+def summary(step: Step, seconds: float) -> dict:
+    lat = sorted(step.latencies)
+    if len(lat) < 2:
+        return {"actions_per_s": 0, "median": None, "p95": None, "p99": None, "errors": step.errors}
+    cuts = statistics.quantiles(lat, n=100, method="inclusive")
+    return {
+        "actions_per_s": round(len(lat) / seconds, 1),
+        "median": round(statistics.median(lat), 1),
+        "p95": round(cuts[94], 1),
+        "p99": round(cuts[98], 1),
+        "errors": step.errors,
+    }
+
+
+def profile(server: Server, seconds: float, out: Path) -> list[tuple[str, float]]:
+    """Sample the server with py-spy; the share of samples in each of our functions and in
+    the main libraries, inclusive."""
+    raw = out.with_suffix(".txt")
+    subprocess.run(
+        ["py-spy", "record", "--pid", str(server.process.pid), "--duration", str(int(seconds)),
+         "--format", "raw", "--output", str(raw), "--nonblocking"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    totals: collections.Counter[str] = collections.Counter()
+    samples = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        n = int(count)
+        samples += n
+        seen = set()
+        for frame in stack.split(";"):
+            name, _, where = frame.partition(" (")
+            key = _bucket(name, where)
+            if key and key not in seen:
+                seen.add(key)
+                totals[key] += n
+    return [(k, round(100 * v / samples, 1)) for k, v in totals.most_common(25)]
+
+
+LIBRARIES = ("django/template", "django/db", "channels_redis", "channels", "daphne", "twisted")
+
+
+def _bucket(name: str, where: str) -> str | None:
+    """Our own functions by file and name; the libraries by package."""
+    path = where.split(":")[0]
+    if path.startswith(str(ROOT)) and "site-packages" not in path:
+        return f"{Path(path).relative_to(ROOT)}:{name}"
+    return next((lib for lib in LIBRARIES if f"/{lib}/" in path), None)
+
+
+def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_profile: bool) -> dict:
+    workdir = Path(tempfile.mkdtemp(prefix=f"load-{mode}-"))
+    env = environment(mode, workdir)
+    print(f"\n== {mode}: preparing", flush=True)
+    prepare(mode, env)
+    tables = make_tables(env, max(ladder))
+    servers = [Server(env, workdir) for _ in range(MODES[mode]["processes"])]
+    urls = [f"ws://127.0.0.1:{s.port}" for s in servers]
+    rows, capacity, failures = [], 0, 0
+    try:
+        for count in ladder:
+            print(f"   {count} tables…", flush=True)
+            profiled = None
+            if want_profile and count == 100:
+                profiled = asyncio.run(
+                    _profiled_step(tables[:count], urls, seconds, pace, servers[0], workdir)
+                )
+                game, prof = profiled
+            else:
+                game = asyncio.run(game_step(tables[:count], urls, seconds, pace))
+            echo = asyncio.run(echo_step(count, urls, seconds, pace))
+            row = {"tables": count, "game": summary(game, seconds), "echo": summary(echo, seconds)}
+            if profiled:
+                row["profile"] = prof
+            rows.append(row)
+            print(f"   {json.dumps(row)[:300]}", flush=True)
+            p99 = row["game"]["p99"]
+            if p99 is not None and p99 < LIMIT_MS and row["game"]["errors"] == 0:
+                capacity, failures = count, 0
+            else:
+                failures += 1
+                if failures >= 2:
+                    break
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return {
+        "mode": mode,
+        "processes": MODES[mode]["processes"],
+        "capacity": capacity,
+        "steps": rows,
+    }
+
+
+async def _profiled_step(tables, urls, seconds, pace, server, workdir):
+    task = asyncio.create_task(game_step(tables, urls, seconds, pace))
+    await asyncio.sleep(WARM_UP + 1)
+    prof = await asyncio.to_thread(profile, server, seconds - 2, workdir / "profile")
+    return await task, prof
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--modes", default="sqlite,postgres,postgres-2")
+    parser.add_argument("--ladder", default="25,50,75,100,125,150,200,250")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--pace", type=float, default=1.0, help="actions a second per table")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--make-tables", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.make_tables:
+        _make_tables_here(args.make_tables)
+        return
+    ladder = [int(n) for n in args.ladder.split(",")]
+    results = [
+        run_mode(mode, ladder, args.seconds, args.pace, args.profile)
+        for mode in args.modes.split(",")
+    ]
+    print("\nmode        procs tables  actions/s  median   p95    p99  | echo median  p99")
+    for result in results:
+        for row in result["steps"]:
+            g, e = row["game"], row["echo"]
+            print(
+                f"{result['mode']:<11} {result['processes']:>5} {row['tables']:>6} "
+                f"{g['actions_per_s']:>10} {g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
+                f"{e['median']!s:>10} {e['p99']!s:>6}"
+            )
+        print(f"{result['mode']}: capacity {result['capacity']} tables (p99 < {LIMIT_MS:.0f} ms)")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

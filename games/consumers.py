@@ -1,0 +1,151 @@
+"""One socket on an online table: thin on purpose.
+
+It finds who is connecting (the seat token kept in the session, or a rejoin token; nobody
+is a spectator), reads each message, checks its shape, calls a service and answers this
+socket alone with an error when something was refused. Committed changes come back through
+the table's group as a version number; every socket then sends its own seat the complete
+view, so a socket that missed a message heals with the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import aclose_old_connections, database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import live, runner, screens, services, sessions
+from .intents import BadMessage, parse
+
+NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
+REPLACED = 4409
+TOO_BIG = 4413
+FLOOD = 4429
+
+MAX_MESSAGE = 8_192  # bytes; the longest legal line is well under 2 KB
+BURST = 30  # messages a socket may send at once...
+RATE = 10.0  # ...and per second after that
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    code: str
+    token: str | None = None
+    host_token: str = ""
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.token = self._token()
+        self.host_token = sessions.host_token(self.scope.get("session"), self.code)
+        self._allowance = float(BURST)
+        self._checked = time.monotonic()
+        await self.accept()
+        try:
+            _, replaced = await database_sync_to_async(services.connect)(
+                self.code, self.token, self.channel_name
+            )
+        except services.Refused as refused:
+            await self._send({"type": "error", "code": "refused", "message": str(refused)})
+            await self.close(code=NO_TABLE)
+            return
+        if replaced:
+            await self.channel_layer.send(replaced, {"type": "seat.replaced"})
+        await self.channel_layer.group_add(live.group_name(self.code), self.channel_name)
+        await self._send_view(with_sheet=True)
+        await runner.resume(self.code)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "code"):
+            return
+        await self.channel_layer.group_discard(live.group_name(self.code), self.channel_name)
+        if self.token:
+            await database_sync_to_async(services.disconnect)(self.code, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._within_rate():
+            await self.close(code=FLOOD)
+            return
+        if text_data is None:
+            await self._error("bad_message", "Messages are JSON text, not binary frames.")
+            return
+        if len(text_data.encode()) > MAX_MESSAGE:
+            await self.close(code=TOO_BIG)
+            return
+        try:
+            intent = parse(json.loads(text_data))
+        except (ValueError, BadMessage) as error:
+            text = str(error) if isinstance(error, BadMessage) else "Messages are JSON objects."
+            await self._error("bad_message", text)
+            return
+        if intent.type == "ping":
+            await self._send({"type": "pong"})
+            return
+        if self.token is None:
+            await self._error("spectator", "Spectators watch: take a seat to play.")
+            return
+        await self._act(intent)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await aclose_old_connections()
+        await self._send_view(event["version"])
+
+    async def seat_replaced(self, event: dict[str, Any]) -> None:
+        """The seat was opened on another screen: this one stops, and says why."""
+        await self._send(
+            {
+                "type": "replaced",
+                "message": "This seat is now open on another screen, so this one has stopped.",
+            }
+        )
+        self.token = None  # do not free the seat the other screen now holds
+        await self.close(code=REPLACED)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _act(self, intent) -> None:
+        call = services.ready if intent.type == "ready" else services.act
+        args = (
+            (self.code, self.token) if intent.type == "ready" else (self.code, self.token, intent)
+        )
+        try:
+            outcome = await database_sync_to_async(call)(*args)
+        except services.Stale as stale:
+            await self._error("stale", str(stale))
+            await self._send_view()
+            return
+        except services.Refused as refused:
+            await self._error("refused", str(refused))
+            return
+        runner.after(self.code, outcome)
+
+    def _token(self) -> str | None:
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        if query.get("seat"):
+            return query["seat"][0]
+        return sessions.seat_token(self.scope.get("session"), self.code)
+
+    def _within_rate(self) -> bool:
+        """A token bucket: BURST messages at once, RATE a second after that."""
+        now = time.monotonic()
+        self._allowance = min(BURST, self._allowance + (now - self._checked) * RATE)
+        self._checked = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    async def _send_view(self, version: int | None = None, with_sheet: bool = False) -> None:
+        """This seat's view; the score sheet region only when asked (on connect), or while a
+        round is over (see screens.screen)."""
+        payload = await database_sync_to_async(screens.payload)(
+            self.code, self.token, version, host_token=self.host_token, with_sheet=with_sheet
+        )
+        await self._send(payload)
+
+    async def _error(self, code: str, message: str) -> None:
+        await self._send({"type": "error", "code": code, "message": message})
+
+    async def _send(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))

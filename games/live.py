@@ -1,0 +1,28 @@
+"""The channel-layer group of a table: every socket open on the table listens to it.
+
+A change is announced only after it is committed, and the message carries the table's new
+version, never a view: each socket renders its own seat's view, so no hand ever travels
+through the channel layer, and a socket that missed a message heals with the next one.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def group_name(code: str) -> str:
+    return f"table-{code}"
+
+
+def table_changed(code: str, version: int) -> None:
+    """Tell every socket of the table to send its seat the view at ``version``, after the
+    surrounding transaction commits (at once outside one)."""
+
+    def send() -> None:
+        async_to_sync(get_channel_layer().group_send)(
+            group_name(code), {"type": "table.changed", "version": version}
+        )
+
+    transaction.on_commit(send)

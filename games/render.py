@@ -1,0 +1,291 @@
+"""The regions of a table's screen, rendered from one seat's view.
+
+The page and the socket render the same partials, each a top-level element with a stable
+id: the page's script swaps each region it receives into the element with that id. The
+context built here is all the templates get, so what a seat sees is decided in one place
+and the templates only lay it out.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Game, SeatView, winners
+from games.engine.tiles import name
+from scoring.models import Match
+from scoring.rendering import Viewer, standing
+from scoring.services import compute_sheet
+
+from .models import BOT_LEVELS, Table, TableSeat
+
+
+@dataclass
+class Lane:
+    """One train as a row of the board."""
+
+    index: int
+    title: str
+    owner: int | None
+    mine: bool
+    marked: bool
+    branches: list[dict[str, Any]]
+    tile_count: int
+    open_to_me: bool
+    owes_cover: bool
+
+
+@dataclass
+class Prompt:
+    """The status line: what the table waits for, and the one button needed now."""
+
+    text: str
+    mine: bool = False
+    buttons: list[str] = field(default_factory=list)
+
+
+def screen_context(
+    table: Table,
+    seats: list[TableSeat],
+    me: TableSeat | None,
+    game: Game | None,
+    view: SeatView | None,
+) -> dict[str, Any]:
+    names = {s.position: s.name for s in seats}
+    context: dict[str, Any] = {
+        "table": table,
+        "seats": seats,
+        "me": me,
+        "view": view,
+        "names": names,
+    }
+    if view is None or game is None:
+        taken = {s.position: s for s in seats}
+        context["places"] = [(p, taken.get(p)) for p in range(table.seat_count)]
+        context["bot_levels"] = BOT_LEVELS
+        return context
+    context.update(
+        lanes=_lanes(view, names),
+        hand=_hand(view),
+        prompt=_prompt(table, seats, me, game, view, names),
+        players=_players(seats, view),
+        log=[_describe(e, names, view) for e in reversed(view.log[-14:])],
+        engine=view.engine,
+        round_over=view.round_over,
+        match_over=game.is_over,
+        winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
+        next_round=game.rounds_played + 1,
+        build_line=_builds_line(game, view),
+        results=_results(game, view, names) if view.round_over else [],
+        out_name=names.get(view.out_seat) if view.out_seat is not None else "",
+        waiting_for=_waiting_for(seats, game) if view.round_over and not game.is_over else [],
+        turn_seat=next((s for s in seats if s.position == view.turn), None),
+    )
+    return context
+
+
+def sheet_context(match: Match) -> dict[str, Any]:
+    """The match's score sheet, read-only, as the scoring app renders it."""
+    sheet = compute_sheet(match)
+    said = standing(sheet) if sheet.leaders else "No round has been scored yet."
+    return {"sheet": sheet, "viewer": Viewer(editor=False), "standing": said}
+
+
+def _builds_line(game: Game, view: SeatView) -> bool:
+    """Whether the page may build this seat's first-turn line locally and send it at once.
+
+    Only in the standard variant, where each next tile has only to match the line's open
+    end; Chicken Foot and Cuban doubles open more ends, so there the line is played tile by
+    tile and the server answers each step."""
+    return (
+        view.seat is not None
+        and view.seat == view.turn
+        and not view.round_over
+        and view.is_first_turn(view.seat)
+        and game.rules.first_turn == "line"
+        and game.rules.variant == "standard"
+        and not view.line_open
+        and view.drawn is None
+        and any(a.kind == "play" and a.train == view.seat for a in view.legal)
+    )
+
+
+def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The round just played, best first: who scored what, and the totals so far."""
+    points = game.scores[-1] if game.scores else [0] * view.players
+    totals = game.totals()
+    rows = [
+        {
+            "name": names[seat],
+            "points": points[seat],
+            "total": totals[seat],
+            "out": seat == view.out_seat,
+            "me": seat == view.seat,
+        }
+        for seat in range(view.players)
+    ]
+    return sorted(rows, key=lambda row: (row["points"], row["total"]))
+
+
+def _waiting_for(seats: list[TableSeat], game: Game) -> list[str]:
+    """The people the next round waits for (bots are always ready)."""
+    upcoming = game.rounds_played + 1
+    return [s.name for s in seats if not s.played_by_bot and s.ready_for < upcoming]
+
+
+def _lanes(view: SeatView, names: dict[int, str]) -> list[Lane]:
+    open_ends = {(a.train, a.end) for a in view.legal if a.kind == "play"}
+    lanes = []
+    for index, train in enumerate(view.trains):
+        owner = train.owner
+        public_number = index - view.players + 1
+        title = names.get(owner, f"Seat {owner}") if owner is not None else "Mexican train"
+        if owner is None and len(view.trains) - view.players > 1:
+            title = f"Mexican train {public_number}"
+        lanes.append(
+            Lane(
+                index=index,
+                title=title,
+                owner=owner,
+                mine=owner is not None and owner == view.seat,
+                marked=train.marked,
+                branches=[
+                    {
+                        "end": j,
+                        "tiles": b.tiles,
+                        "open": b.open,
+                        "owed": b.owed,
+                        "playable": (index, j) in open_ends,
+                        "fork": b.parent is not None,
+                    }
+                    for j, b in enumerate(train.branches)
+                ],
+                tile_count=train.tile_count,
+                open_to_me=any(t == index for t, _ in open_ends),
+                owes_cover=train.owes_cover,
+            )
+        )
+    # Yours first, then the public trains, then the others in seat order from yours.
+    me = view.seat if view.seat is not None else 0
+    return sorted(
+        lanes,
+        key=lambda lane: (
+            0 if lane.mine else 1 if lane.owner is None else 2,
+            ((lane.owner or 0) - me) % view.players,
+            lane.index,
+        ),
+    )
+
+
+def _hand(view: SeatView) -> list[dict[str, Any]]:
+    if view.hand is None:
+        return []
+    targets: dict[tuple[int, int], list[list[int]]] = {}
+    for action in view.legal:
+        if action.kind == "play":
+            targets.setdefault(action.tile, []).append([action.train, action.end])
+    return [
+        {
+            "tile": t,
+            "name": name(t),
+            "targets": json.dumps(targets.get(t, [])),
+            "drawn": t == view.drawn,
+        }
+        for t in view.hand
+    ]
+
+
+def _prompt(
+    table: Table,
+    seats: list[TableSeat],
+    me: TableSeat | None,
+    game: Game,
+    view: SeatView,
+    names: dict[int, str],
+) -> Prompt:
+    if game.is_over:
+        winners_ = " and ".join(names[s] for s in winners(game.totals()))
+        return Prompt(f"The match is over: {winners_} won.")
+    if view.round_over:
+        how = (
+            f"{names[view.out_seat]} went out"
+            if view.out_seat is not None
+            else "nobody could play (stalled)"
+        )
+        text = f"Round {view.round_number} is over: {how}."
+        ready = me is not None and me.ready_for > game.rounds_played
+        return Prompt(text, mine=not ready, buttons=[] if ready or me is None else ["ready"])
+    turn = view.turn
+    if me is None or turn != me.position:
+        seat = next(s for s in seats if s.position == turn)
+        if seat.played_by_bot:
+            return Prompt(f"{seat.name} (bot) is playing…")
+        if not seat.connected:
+            return Prompt(f"Waiting for {seat.name}, who has lost the connection.")
+        return Prompt(f"{seat.name} is thinking…")
+    kinds = {a.kind for a in view.legal}
+    owed = view.owed_doubles
+    if "place_engine" in kinds:
+        return Prompt(
+            f"You hold the {view.engine}-{view.engine}: place it in the hub.",
+            True,
+            ["place_engine"],
+        )
+    if not view.engine_placed:
+        return Prompt("Nobody was dealt the engine: draw until somebody finds it.", True, ["draw"])
+    if view.drawn is not None:
+        return Prompt(f"You drew {name(view.drawn)} and it plays: play it.", True)
+    if "end_turn" in kinds:
+        return Prompt(
+            "Keep building your line on your own train, or stop here.", True, ["end_turn"]
+        )
+    if "draw" in kinds:
+        return Prompt("Nothing plays: draw a tile from the boneyard.", True, ["draw"])
+    if "pass" in kinds:
+        return Prompt("Nothing plays and nothing to draw: pass.", True, ["pass"])
+    if owed and game.rules.double_scope == "table":
+        train, number = owed[0]
+        where = "the Mexican train" if train >= view.players else f"{names[train]}'s train"
+        return Prompt(f"Cover the {number}-{number} on {where}.", True)
+    if view.extra_owed:
+        return Prompt("You laid a double: play again.", True)
+    if view.is_first_turn(turn) and game.rules.first_turn == "line":
+        return Prompt(
+            "Your first turn: lay a line on your own train, tile by tile, or one tile elsewhere.",
+            True,
+            ["hint"],
+        )
+    return Prompt("Your turn: tap a tile, then where it goes.", True)
+
+
+def _players(seats: list[TableSeat], view: SeatView) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s,
+            "tiles": view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0,
+            "turn": s.position == view.turn and not view.round_over,
+            "marked": view.trains[s.position].marked,
+            "last_tile": view.hand_sizes[s.position] == 1,
+        }
+        for s in seats
+    ]
+
+
+def _describe(event, names: dict[int, str], view: SeatView) -> str:
+    who = names.get(event.seat, f"Seat {event.seat}")
+    if event.kind == "play":
+        if event.train < view.players:
+            where = (
+                "their own train" if event.train == event.seat else f"{names[event.train]}'s train"
+            )
+        else:
+            where = "the Mexican train"
+        return f"{who} played {name(event.tile)} on {where}."
+    if event.kind == "draw":
+        return f"{who} drew a tile."
+    if event.kind == "pass":
+        return f"{who} passed."
+    if event.kind == "place_engine":
+        return f"{who} placed the engine {name(event.tile)}."
+    return f"{who} ended their turn."

@@ -1,0 +1,405 @@
+"""Everything that changes an online table, as plain functions.
+
+Views and the consumer parse, authorize and call these. Every change to a game runs in one
+transaction that locks the table row (``select_for_update``) and checks the version the
+player's screen was based on, applies the action through the engine, appends the record
+lines to the move log and bumps the version; after the commit every open socket of the table
+is told the new version and renders its own seat's view. A refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.bots import best_line, make_bot
+from games.engine import Game, IllegalAction, Rules, RulesError, view_for
+from games.engine.actions import END_TURN, Action
+from games.engine.records import deal_record, deal_step, match_record, step
+from games.engine.setup import new_game
+from games.engine.tiles import Tile
+from scoring import services as sheet
+from scoring.models import Match
+
+from . import live, movelog
+from .intents import Intent
+from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
+
+
+class Refused(ValueError):
+    """A request the table cannot take; the message says why, for the person who asked."""
+
+
+class Stale(Refused):
+    """An action based on a view the table has moved on from."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a committed change left due: a bot's turn, or a countdown to the next round."""
+
+    version: int
+    bot_next: bool = False
+    next_round_in: float | None = None  # seconds until the next round is dealt anyway
+
+
+def _outcome(table: Table, game: Game | None, seats: dict | None = None) -> Outcome:
+    due = table.next_round_at
+    return Outcome(
+        version=table.version,
+        bot_next=_bot_on_turn(table, game, seats),
+        next_round_in=None if due is None else (due - timezone.now()).total_seconds(),
+    )
+
+
+# -- the lobby ----------------------------------------------------------------------------
+
+
+def create_table(rules: Rules, seat_count: int, host_name: str) -> tuple[Table, TableSeat]:
+    """A table in its lobby, with the host in the first seat."""
+    try:
+        rules.hand_size_for(seat_count)
+    except RulesError as error:
+        raise Refused(str(error)) from None
+    name = _clean_name(host_name)
+    with transaction.atomic():
+        table = Table.objects.create(rules=rules.to_dict(), seat_count=seat_count)
+        seat = TableSeat.objects.create(table=table, position=0, name=name)
+    return table, seat
+
+
+def join(code: str, name: str, position: int | None = None) -> TableSeat:
+    """Seat a person at a table in its lobby: at ``position`` if free, else the next one."""
+    name = _clean_name(name)
+    with transaction.atomic():
+        table = _locked(code)
+        _in_lobby(table)
+        seats = list(table.seats.all())
+        if any(s.name.casefold() == name.casefold() for s in seats):
+            raise Refused(f"Somebody at this table is already called {name}: pick another name.")
+        seat = TableSeat.objects.create(
+            table=table, position=_free(table, seats, position), name=name
+        )
+    live.table_changed(table.code, table.version)
+    return seat
+
+
+def add_bot(code: str, host_token: str, level: str, position: int | None = None) -> TableSeat:
+    if level not in BOT_LEVELS:
+        raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
+    with transaction.atomic():
+        table = _locked(code)
+        _host(table, host_token)
+        _in_lobby(table)
+        seats = list(table.seats.all())
+        taken = {s.name for s in seats}
+        name = next(n for n in (f"{level.title()} bot {i}" for i in range(1, 12)) if n not in taken)
+        seat = TableSeat.objects.create(
+            table=table,
+            position=_free(table, seats, position),
+            name=name,
+            kind=TableSeat.Kind.BOT,
+            bot_level=level,
+        )
+    live.table_changed(table.code, table.version)
+    return seat
+
+
+def remove_seat(code: str, host_token: str, position: int) -> None:
+    """The host frees a seat before the start (a bot, or a person who joined by mistake)."""
+    with transaction.atomic():
+        table = _locked(code)
+        _host(table, host_token)
+        _in_lobby(table)
+        if position == 0:
+            raise Refused("The host keeps the first seat.")
+        deleted, _ = table.seats.filter(position=position).delete()
+        if not deleted:
+            raise Refused(f"Seat {position + 1} is already free.")
+    live.table_changed(table.code, table.version)
+
+
+def start(code: str, host_token: str) -> Outcome:
+    """Deal round 1: the seats close up in order and the match's score sheet is opened."""
+    with transaction.atomic():
+        table = _locked(code)
+        _host(table, host_token)
+        _in_lobby(table)
+        seats = list(table.seats.order_by("position"))
+        if len(seats) < 2:
+            raise Refused("A match needs at least two players: invite a friend or add a bot.")
+        rules = table.get_rules()
+        for position, seat in enumerate(seats):
+            if seat.position != position:
+                seat.position = position
+                seat.save(update_fields=["position"])
+        table.match = sheet.create_match(
+            [s.name for s in seats], rules, by=seats[0].name, kind=Match.Kind.ONLINE
+        )
+        table.status = Table.Status.PLAYING
+        table.first_seat = 0
+        game = new_game(rules, len(seats), seed=table.seed, first_seat=table.first_seat)
+        assert game.round is not None
+        lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
+        _commit(table, lines, game)
+    return _outcome(table, game)
+
+
+# -- playing ------------------------------------------------------------------------------
+
+
+def act(code: str, token: str, intent: Intent) -> Outcome:
+    """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
+    with transaction.atomic():
+        table = _locked(code)
+        seat = _seat(table, token)
+        if table.status != Table.Status.PLAYING:
+            raise Refused("The match is not being played: nothing can be moved now.")
+        if intent.version != table.version:
+            raise Stale(
+                "The table has moved on since your screen was drawn; it has been brought up "
+                "to date, so try again."
+            )
+        if seat.stand_in:  # the player is back: the bot that stood in gives the seat back
+            seat.stand_in = ""
+            seat.save(update_fields=["stand_in"])
+        game = movelog.game_of(table)
+        assert game is not None
+        names = _names(table)
+        if game.round is None or game.round.result is not None:
+            raise Refused("The round is over: press Ready for the next one.")
+        if game.round.turn != seat.position:
+            raise Refused(f"It is not your turn: {names[game.round.turn]} is to play.")
+        lines = []
+        try:
+            for action in intent.actions(seat.position):
+                game, written = step(game, action)
+                lines += written
+            if intent.type == "line" and game.round.result is None:
+                ts = game.round.turn_state
+                if game.round.turn == seat.position and ts.line_open and not ts.extra_owed:
+                    game, written = step(game, Action(END_TURN, seat.position))
+                    lines += written
+        except IllegalAction as refused:
+            raise Refused(_with_names(str(refused), names)) from None
+        _commit(table, lines, game)
+    return _outcome(table, game)
+
+
+def play_bot_turn(code: str) -> Outcome | None:
+    """Take one turn for the bot on turn, if it is a bot's turn and a person is there to
+    watch; None when there is nothing for a bot to do."""
+    with transaction.atomic():
+        table = _locked(code)
+        if table.status != Table.Status.PLAYING:
+            return None
+        game = movelog.game_of(table)
+        seats = {s.position: s for s in table.seats.all()}
+        if not _bot_on_turn(table, game, seats) or not any(
+            s.connected for s in seats.values() if not s.is_bot
+        ):
+            return None
+        seat = seats[game.round.turn]
+        bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
+        game, lines = step(game, bot(view_for(game, seat.position)))
+        _commit(table, lines, game)
+    return _outcome(table, game, seats)
+
+
+def pending(code: str) -> Outcome | None:
+    """What a table waits for when nobody is acting: a bot's turn or the next round."""
+    table = Table.objects.filter(code=code).first()
+    if table is None or table.status != Table.Status.PLAYING:
+        return None
+    return _outcome(table, movelog.game_of(table))
+
+
+def ready(code: str, token: str) -> Outcome | None:
+    """A person is ready for the next round; the round is dealt once every person is."""
+    with transaction.atomic():
+        table = _locked(code)
+        seat = _seat(table, token)
+        game = movelog.game_of(table)
+        if game is None or game.is_over or game.round.result is None:
+            raise Refused("There is no next round to get ready for.")
+        upcoming = game.rounds_played + 1
+        if seat.ready_for != upcoming:
+            seat.ready_for = upcoming
+            seat.save(update_fields=["ready_for"])
+        waiting = [s for s in table.seats.all() if _waited_for(s, upcoming)]
+        if waiting:
+            live.table_changed(table.code, table.version)
+            return None
+        return _deal_next(table, game)
+
+
+def start_next_round_if_due(code: str) -> Outcome | None:
+    """Deal the next round when its countdown has run out, whoever is still not ready."""
+    with transaction.atomic():
+        table = _locked(code)
+        game = movelog.game_of(table)
+        due = table.next_round_at is not None and table.next_round_at <= timezone.now()
+        if game is None or game.is_over or game.round.result is None or not due:
+            return None
+        return _deal_next(table, game)
+
+
+def _deal_next(table: Table, game: Game) -> Outcome:
+    game, lines = deal_step(game)
+    _commit(table, lines, game)
+    return _outcome(table, game)
+
+
+def hint(code: str, token: str) -> list[Tile]:
+    """The planner's best line for a seat from the open end of its own train: the hint a
+    player asks for on the first turn. Only the seat's own hand goes into it."""
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise Refused("There is no table with that link: it may have been mistyped.")
+    seat = _seat(table, token)
+    game = movelog.game_of(table)
+    if game is None or game.round is None or game.round.result is not None:
+        raise Refused("There is no round being played, so there is nothing to hint.")
+    start = game.round.trains[seat.position].branches[0].open
+    return best_line(game.round.hands[seat.position], start)
+
+
+# -- seats during a match -----------------------------------------------------------------
+
+
+def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy") -> None:
+    """The host lets a bot play for a person who has gone away, until they come back."""
+    if level not in BOT_LEVELS:
+        raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
+    with transaction.atomic():
+        table = _locked(code)
+        _host(table, host_token)
+        seat = table.seats.filter(position=position).first()
+        if seat is None or seat.is_bot:
+            raise Refused("Only a person's seat can be handed to a bot.")
+        seat.stand_in = level
+        seat.save(update_fields=["stand_in"])
+    live.table_changed(table.code, table.version)
+
+
+def connect(code: str, token: str | None, channel: str) -> tuple[TableSeat | None, str]:
+    """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns the
+    seat and the channel of the socket it replaces, which must be closed: one socket a
+    seat. A person coming back takes their seat back from a stand-in bot."""
+    with transaction.atomic():
+        table = _locked(code)
+        if token is None:
+            return None, ""
+        seat = _seat(table, token)
+        replaced = seat.channel_name if seat.channel_name != channel else ""
+        seat.channel_name = channel
+        seat.stand_in = ""
+        seat.save(update_fields=["channel_name", "stand_in"])
+    live.table_changed(table.code, table.version)
+    return seat, replaced
+
+
+def disconnect(code: str, channel: str) -> None:
+    if TableSeat.objects.filter(table__code=code, channel_name=channel).update(channel_name=""):
+        table = Table.objects.get(code=code)
+        live.table_changed(table.code, table.version)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _commit(table: Table, lines: list[dict], game: Game) -> None:
+    """Append the lines, settle what the end of a round or match changes, and announce the
+    new version after the commit."""
+    rnd = game.round
+    if (
+        rnd is not None
+        and rnd.result is not None
+        and any(line["type"] == "round_end" for line in lines)
+    ):
+        seats = list(table.seats.order_by("position"))
+        hands = {
+            s.position: None if s.position == rnd.result.out_seat else rnd.result.hands[s.position]
+            for s in seats
+        }
+        sheet.record_round(table.match, rnd.number, hands, by="the table")
+        if game.is_over:
+            table.status = Table.Status.FINISHED
+            table.next_round_at = None
+            Match.objects.filter(pk=table.match_id).update(status=Match.Status.FINISHED)
+        else:
+            table.next_round_at = timezone.now() + timedelta(seconds=settings.NEXT_ROUND_COUNTDOWN)
+    elif any(line["type"] == "deal" for line in lines):
+        table.next_round_at = None
+    movelog.append(table, lines, game)
+    live.table_changed(table.code, table.version)
+
+
+def _bot_on_turn(table: Table, game: Game | None, seats: dict | None = None) -> bool:
+    if game is None or game.round is None or game.round.result is not None:
+        return False
+    seats = seats if seats is not None else {s.position: s for s in table.seats.all()}
+    return bool(seats[game.round.turn].played_by_bot)
+
+
+def _waited_for(seat: TableSeat, upcoming: int) -> bool:
+    return not seat.played_by_bot and seat.ready_for < upcoming
+
+
+def _locked(code: str) -> Table:
+    table = Table.objects.select_for_update().filter(code=code).first()
+    if table is None:
+        raise Refused("There is no table with that link: it may have been mistyped.")
+    return table
+
+
+def _seat(table: Table, token: str) -> TableSeat:
+    seat = table.seats.filter(token=token).first() if token else None
+    if seat is None:
+        raise Refused("You do not have a seat at this table: you can watch it as a spectator.")
+    return seat
+
+
+def _host(table: Table, host_token: str) -> None:
+    if not host_token or host_token != table.host_token:
+        raise Refused("Only the host can do that.")
+
+
+def _in_lobby(table: Table) -> None:
+    if table.status != Table.Status.LOBBY:
+        raise Refused("The match has started: seats can no longer change.")
+
+
+def _free(table: Table, seats: list[TableSeat], position: int | None) -> int:
+    taken = {s.position for s in seats}
+    if position is None:
+        free = [p for p in range(table.seat_count) if p not in taken]
+        if not free:
+            raise Refused(f"The table is full: all {table.seat_count} seats are taken.")
+        return free[0]
+    if not 0 <= position < table.seat_count:
+        raise Refused(f"This table has seats 1 to {table.seat_count}.")
+    if position in taken:
+        raise Refused(f"Seat {position + 1} is taken: pick a free one.")
+    return position
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(str(name).split())
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise Refused(f"Give a name of 1 to {NAME_LENGTH} characters.")
+    return name
+
+
+def _names(table: Table) -> dict[int, str]:
+    return dict(table.seats.values_list("position", "name"))
+
+
+def _with_names(message: str, names: dict[int, str]) -> str:
+    """The engine speaks of seat numbers; people speak of names."""
+    return re.sub(r"\bseat (\d+)\b", lambda m: names.get(int(m[1]), m[0]), message)

@@ -1,0 +1,235 @@
+"""Pages of an online table: create it, its lobby and game page, the rejoin link, the hint.
+
+Views parse the form, check who is asking (the seat and host tokens in the session) and
+call a service; the game itself is played over the websocket (games.consumers). The host's
+lobby controls are small forms: posted by htmx they answer 204 (the socket brings the new
+lobby to every screen) or 422 with the reason as text; posted without JavaScript they
+redirect back to the table, with the reason as a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.engine.rules import PRESET_DESCRIPTIONS, describe
+from games.engine.tiles import name
+
+from . import screens, services, sessions
+from .forms import BotForm, JoinForm, SeatForm, TableForm
+from .models import Table, TableSeat
+
+
+@require_http_methods(["GET", "POST"])
+def new_table(request: HttpRequest) -> HttpResponse:
+    """Create a table: the host's name, the seats and the rules; the host takes seat 1."""
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table, seat = services.create_table(
+                    data["rules"], data["seat_count"], data["host_name"]
+                )
+            except services.Refused as refused:
+                form.add_error(None, str(refused))
+            else:
+                sessions.remember_seat(request.session, table.code, seat.token)
+                sessions.remember_host(request.session, table.code, table.host_token)
+                return redirect("games:table", code=table.code)
+    else:
+        form = TableForm(initial=TableForm.initial_for("standard", _account_name(request)))
+    return render(request, "games/new.html", {"form": form, "presets": PRESET_DESCRIPTIONS})
+
+
+@require_GET
+def new_table_rules(request: HttpRequest) -> HttpResponse:
+    """The rules fields again, as the chosen preset sets them (htmx swaps them in)."""
+    chosen = request.GET.get("preset", "standard")
+    form = TableForm(initial=TableForm.initial_for(chosen))
+    return render(request, "games/partials/rules_fields.html", {"form": form})
+
+
+@never_cache
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    """The table: its lobby before the start, the game after it. The screen's regions are
+    rendered by games.screens, as the socket renders them."""
+    return _table_page(request, code)
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """Take a seat in the lobby, with a display name."""
+    found = get_object_or_404(Table, code=code)
+    form = JoinForm(request.POST, free=_free_seats(found))
+    if not form.is_valid():
+        return _table_page(request, code, form, status=400)
+    try:
+        seat = services.join(code, form.cleaned_data["name"], form.cleaned_data["position"])
+    except services.Refused as refused:
+        if found.status != Table.Status.LOBBY:  # the match started meanwhile: no form now
+            messages.error(request, str(refused))
+            return redirect("games:table", code=code)
+        form.add_error(None, str(refused))
+        return _table_page(request, code, form, status=400)
+    sessions.remember_seat(request.session, code, seat.token)
+    return redirect("games:table", code=code)
+
+
+@require_POST
+def add_bot(request: HttpRequest, code: str) -> HttpResponse:
+    form = BotForm(request.POST)
+    return _host_action(
+        request,
+        code,
+        form,
+        lambda host: services.add_bot(
+            code, host, form.cleaned_data["level"], form.cleaned_data["position"]
+        ),
+    )
+
+
+@require_POST
+def remove_seat(request: HttpRequest, code: str) -> HttpResponse:
+    form = SeatForm(request.POST)
+    return _host_action(
+        request,
+        code,
+        form,
+        lambda host: services.remove_seat(code, host, form.cleaned_data["position"]),
+    )
+
+
+@require_POST
+def start(request: HttpRequest, code: str) -> HttpResponse:
+    """Deal the first round. Every screen reloads into the game when its socket sees the
+    table playing."""
+    return _host_action(request, code, None, lambda host: services.start(code, host))
+
+
+@require_POST
+def stand_in(request: HttpRequest, code: str) -> HttpResponse:
+    """Let a bot play for a person who has gone away; they take the seat back on return.
+    Only ever the host's decision: nothing hands a seat to a bot on a timer."""
+    form = BotForm(request.POST)
+
+    def hand_over(host: str) -> None:
+        position = form.cleaned_data["position"]
+        if position is None:
+            raise services.Refused("Say which seat the bot should play for.")
+        services.hand_to_bot(code, host, position, form.cleaned_data["level"])
+
+    return _host_action(request, code, form, hand_over)
+
+
+@never_cache
+@require_GET
+def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """Another device (or a cleared browser) takes its seat back from the rejoin link. The
+    host keeps the first seat, so that seat's link brings the host's controls along."""
+    seat = TableSeat.objects.filter(table__code=code, token=token).select_related("table").first()
+    if seat is None:
+        raise Http404("This rejoin link does not match a seat at this table.")
+    sessions.remember_seat(request.session, code, token)
+    if seat.position == 0:
+        sessions.remember_host(request.session, code, seat.table.host_token)
+    return redirect("games:table", code=code)
+
+
+@never_cache
+@require_GET
+def hint(request: HttpRequest, code: str) -> JsonResponse:
+    """The planner's best first-turn line for the caller's own seat (and nobody else's)."""
+    token = sessions.seat_token(request.session, code)
+    if not token:
+        return JsonResponse({"message": "Only a player at the table gets a hint."}, status=403)
+    try:
+        tiles = services.hint(code, token)
+    except services.Refused as refused:
+        return JsonResponse({"message": str(refused)}, status=409)
+    text = ", ".join(name(t) for t in tiles)
+    message = f"Your best line: {text}." if tiles else "No tile in your hand starts a line."
+    return JsonResponse({"tiles": [list(t) for t in tiles], "message": message})
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _table_page(
+    request: HttpRequest, code: str, join_form: JoinForm | None = None, status: int = 200
+) -> HttpResponse:
+    token = sessions.seat_token(request.session, code)
+    host_token = sessions.host_token(request.session, code)
+    shown = screens.screen(code, token, host_token=host_token, with_sheet=True)
+    if shown is None:
+        sessions.forget_seat(request.session, code)  # told the table is gone: only then
+        raise Http404("There is no table with that link: it may have been mistyped.")
+    found: Table = shown.context["table"]
+    me: TableSeat | None = shown.context["me"]
+    if token and me is None:  # the host removed this seat: offer the join form again
+        sessions.forget_seat(request.session, code)
+    lobby = found.status == Table.Status.LOBBY
+    if join_form is None and me is None and lobby:
+        join_form = JoinForm(initial={"name": _account_name(request)}, free=_free_seats(found))
+    context = {
+        **shown.context,
+        "data": shown.data,
+        "join_form": join_form,
+        "invite": _invite(request, found),
+        "rejoin_url": (
+            request.build_absolute_uri(reverse("games:rejoin", args=[code, me.token])) if me else ""
+        ),
+        "rules": [describe(s, v) for s, v in found.get_rules().to_dict().items()],
+    }
+    return render(request, "games/table.html", context, status=status)
+
+
+def _host_action(
+    request: HttpRequest,
+    code: str,
+    form: BotForm | SeatForm | None,
+    action: Callable[[str], object],
+) -> HttpResponse:
+    """Run one of the host's controls: refuse bad input or a non-host, change nothing then."""
+    get_object_or_404(Table, code=code)
+    try:
+        if form is not None and not form.is_valid():
+            raise services.Refused("That control could not be read: reload the page.")
+        action(sessions.host_token(request.session, code))
+    except services.Refused as refused:
+        if request.htmx:
+            return HttpResponse(str(refused), status=422, content_type="text/plain")
+        messages.error(request, str(refused))
+        return redirect("games:table", code=code)
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect("games:table", code=code)
+
+
+def _free_seats(found: Table) -> list[int]:
+    taken = set(found.seats.values_list("position", flat=True))
+    return [p for p in range(found.seat_count) if p not in taken]
+
+
+def _account_name(request: HttpRequest) -> str:
+    """A signed-in user's name, as the default display name."""
+    user = request.user
+    if not user.is_authenticated:
+        return ""
+    return (user.get_full_name() or user.get_username())[:40]
+
+
+def _invite(request: HttpRequest, found: Table) -> dict:
+    """The table's link, and the same link as a QR code drawn on the server."""
+    url = request.build_absolute_uri(reverse("games:table", args=[found.code]))
+    qr = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
+    return {"url": url, "qr": mark_safe(qr)}  # noqa: S308 - segno's own SVG, no user text

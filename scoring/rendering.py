@@ -1,0 +1,158 @@
+"""The sheet's page regions, rendered the same way for the page and for a websocket push.
+
+Each region is a partial whose root element has a stable id; htmx-ext-ws swaps every
+top-level element of a pushed frame by that id. A viewer (the read-only TV link) gets the
+same regions without anything that edits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+
+from games.engine.rules import LABELS, describe
+
+from . import live
+from .forms import setting_choices, setting_value
+from .models import Match
+from .services import (
+    HOUSE_RULES,
+    Sheet,
+    compute_sheet,
+    last_undoable,
+    recent_changes,
+    setting_shown,
+)
+
+# One colour per seat, distinguishable for the common colour-vision deficiencies (Okabe-Ito
+# first), used by the chart's lines and the legend.
+COLOURS = (
+    "#0072b2",
+    "#d55e00",
+    "#009e73",
+    "#cc79a7",
+    "#e69f00",
+    "#56b4e9",
+    "#7f7f7f",
+    "#8c564b",
+    "#000000",
+    "#b8a000",
+)
+
+# The chart's drawing area, in SVG units (it scales to the width of the screen).
+WIDTH, HEIGHT = 340, 200
+LEFT, RIGHT, TOP, BOTTOM = 36, 12, 10, 24
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: an editor (joined with the match's link, as ``name``) or the TV."""
+
+    editor: bool
+    name: str = ""
+
+
+def live_context(match: Match, viewer: Viewer) -> dict:
+    """Everything the live regions need, computed once per render."""
+    sheet = compute_sheet(match)
+    return {
+        "match": match,
+        "sheet": sheet,
+        "viewer": viewer,
+        "standing": standing(sheet),
+        "chart": chart(sheet),
+        "changes": recent_changes(match),
+        "undoable": last_undoable(match) if viewer.editor else None,
+        "settings": settings_rows(sheet),
+    }
+
+
+def render_parts(match: Match, viewer: Viewer, parts: Iterable[str] = live.ALL_PARTS) -> str:
+    """The regions named by ``parts`` as one websocket frame."""
+    context = {**live_context(match, viewer), "parts": set(parts)}
+    return render_to_string("scoring/partials/live.html", context)
+
+
+def render_notice(message: str, conflict: dict | None = None) -> str:
+    """A message to the one phone whose change was not applied, added to its notices."""
+    return render_to_string(
+        "scoring/partials/notice.html", {"message": message, "conflict": conflict}
+    )
+
+
+def standing(sheet: Sheet) -> str:
+    """One sentence: who leads, or after the last round who won (ties share the win)."""
+    if not sheet.leaders:
+        return "No scores yet: tap a cell to enter a count."
+    names = [sheet.seats[i].player.name for i in sheet.leaders]
+    together = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    total = sheet.totals[sheet.leaders[0]]
+    if sheet.finished:
+        verb = "wins" if len(names) == 1 else "share the win"
+        return f"{together} {verb} on {total}."
+    verb = "leads" if len(names) == 1 else "lead"
+    played = f"After {sheet.rounds_scored} of {sheet.rules.round_count} rounds"
+    return f"{played}: {together} {verb} on {total}."
+
+
+def settings_rows(sheet: Sheet) -> list[dict]:
+    """The six house rules with their options and current values, in the seed's order."""
+    return [
+        {
+            "setting": setting,
+            "label": LABELS[setting],
+            "choices": setting_choices(setting, sheet.rules.highest_double),
+            "value": setting_value(sheet.rules, setting),
+            "text": describe(setting, setting_shown(sheet.rules, setting)),
+        }
+        for setting in HOUSE_RULES
+    ]
+
+
+def chart(sheet: Sheet) -> dict:
+    """Running totals per player as SVG polylines, from round 0 (everyone on 0) to the last
+    round with a score; blank cells carry the total on."""
+    last = max((row.number for row in sheet.rows if row.counted and _scored(row)), default=0)
+    series = []
+    for seat in sheet.seats:
+        points, running = [0], 0
+        for row in sheet.rows[:last]:
+            cell = row.cells[seat.position]
+            running = cell.running if cell.running is not None else running
+            points.append(running)
+        series.append(points)
+    values = [v for points in series for v in points]
+    low, high = min(values), max(values + [10])
+    span_x = max(last, 1)
+
+    def x(i: int) -> float:
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * i / span_x, 1)
+
+    def y(v: int) -> float:
+        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low), 1)
+
+    lines = [
+        {
+            "name": seat.player.name,
+            "colour": COLOURS[seat.position % len(COLOURS)],
+            "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(points)),
+            "end": (x(len(points) - 1), y(points[-1])),
+            "total": points[-1],
+        }
+        for seat, points in zip(sheet.seats, series, strict=True)
+    ]
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "empty": last == 0,
+        "lines": lines,
+        "x_ticks": [(x(i), i) for i in range(0, last + 1, 1 if last <= 13 else 2)],
+        "y_ticks": [(y(v), v) for v in sorted({low, 0, high})],
+        "axis": {"left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": HEIGHT - BOTTOM},
+    }
+
+
+def _scored(row) -> bool:
+    return any(cell.score is not None for cell in row.cells)

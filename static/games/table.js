@@ -1,0 +1,540 @@
+// The table page: one socket to the table, the regions it pushes, and playing tiles.
+//
+// The server owns the game. Every message it sends is the whole table as this seat may see
+// it, with its regions as HTML: this script swaps each region in by id (keeping the lanes'
+// and the hand's scroll, and never redrawing the hand mid-drag) and sends intents based on
+// the version it shows. It lights only the targets the server listed on each hand tile
+// (data-targets), so it never decides a rule, with one exception kept deliberately small:
+// a first-turn line in the standard game is built here tile by tile, where each next tile
+// has only to match the line's open end, and sent at once as one `line` message.
+(function () {
+  'use strict'
+
+  var root = document.getElementById('table')
+  if (!root) return
+
+  var PING_AFTER = 20000 // ms of silence before an open socket is asked for a pong
+  var PONG_WITHIN = 3000 // ms a pinged socket has to answer before it is replaced
+  var MAX_DELAY = 8000 // the longest wait between reconnection attempts
+  var GIVE_UP_HINT = 6 // failed attempts before the banner suggests a reload
+  var DRAG_START = 8 // px a pointer moves before a press becomes a drag
+  var FINAL = {
+    4404: 'This table no longer exists.',
+    4409: 'This seat is now open on another screen, so this one has stopped.',
+    4413: 'The table closed this connection (a message was too big). Reload to carry on.',
+    4429: 'The table closed this connection (too many messages). Reload to carry on.'
+  }
+
+  var view = JSON.parse(document.getElementById('table-view').textContent)
+  var socket = null
+  var attempts = 0
+  var retryTimer = null
+  var lastHeard = 0
+  var probeTimer = null
+  var finalReason = ''
+  var stopped = false
+  var picked = null // the picked hand tile, as "low-high"
+  var line = null // the first-turn line being built: {train, open, plays: [{tile, train, end}]}
+  var press = null // a pointer pressed on a hand tile: {tile, x, y, id}
+  var drag = null // the tile being dragged: {tile, ghost}
+  var heldHtml = null // regions that arrived mid-drag, swapped in when the drag ends
+  var closedRound = null // the round whose end card this person closed
+  var suppressClick = false
+
+  // -- the socket ------------------------------------------------------------------------
+
+  function connect () {
+    if (stopped) return
+    clearTimeout(retryTimer)
+    var old = socket
+    socket = null
+    if (old) { old.onclose = old.onmessage = old.onopen = null; old.close() }
+    var scheme = window.location.protocol === 'https:' ? 'wss://' : 'ws://'
+    var ws = new window.WebSocket(scheme + window.location.host + root.dataset.socket)
+    socket = ws
+    ws.onopen = function () { if (ws === socket) { attempts = 0; lastHeard = Date.now() } }
+    ws.onmessage = function (event) {
+      if (ws !== socket) return
+      lastHeard = Date.now()
+      clearTimeout(probeTimer)
+      receive(JSON.parse(event.data))
+    }
+    ws.onclose = function (event) { if (ws === socket) { socket = null; closed(event.code) } }
+  }
+
+  function closed (code) {
+    if (code >= 4000 && code < 5000) { // final: say why and stay stopped
+      stopped = true
+      banner(finalReason || FINAL[code] || 'The table closed this connection.', code === 4409)
+      return
+    }
+    attempts += 1
+    banner(attempts >= GIVE_UP_HINT
+      ? 'Still cannot reach the table; trying again. Reloading the page may help.'
+      : 'Reconnecting… the table on this screen may be out of date.')
+    retryTimer = setTimeout(connect, Math.min(MAX_DELAY, 500 * Math.pow(2, attempts - 1)))
+  }
+
+  function send (message) {
+    if (!socket || socket.readyState !== window.WebSocket.OPEN) {
+      toast('Not connected to the table just now: try again in a moment.')
+      return false
+    }
+    socket.send(JSON.stringify(message))
+    return true
+  }
+
+  // A socket can claim to be open long after the network under it went away (a phone
+  // that slept): ask it for a pong, and replace it if none comes.
+  function probe () {
+    if (socket && socket.readyState === window.WebSocket.CONNECTING) return
+    if (!socket || socket.readyState !== window.WebSocket.OPEN) { attempts = 0; connect(); return }
+    var asked = Date.now()
+    socket.send(JSON.stringify({ type: 'ping' }))
+    clearTimeout(probeTimer)
+    probeTimer = setTimeout(function () { if (lastHeard < asked) connect() }, PONG_WITHIN)
+  }
+
+  function wake () { if (!stopped && document.visibilityState === 'visible') probe() }
+
+  document.addEventListener('visibilitychange', wake)
+  window.addEventListener('pageshow', function (event) { if (event.persisted) wake() })
+  window.addEventListener('online', wake)
+  setInterval(function () {
+    if (socket && socket.readyState === window.WebSocket.OPEN && Date.now() - lastHeard > PING_AFTER) probe()
+  }, 5000)
+
+  // -- what the table sends --------------------------------------------------------------
+
+  function receive (message) {
+    if (message.type === 'view') {
+      banner('')
+      show(message)
+    } else if (message.type === 'error') {
+      finalReason = message.message // kept in case a final close follows
+      if (message.code !== 'stale') toast(message.message, true)
+      if (line) { line = null; drawLine() }
+      settle()
+    } else if (message.type === 'replaced') {
+      finalReason = message.message
+    }
+  }
+
+  function show (message) {
+    if ((message.status === 'lobby') !== (root.dataset.status === 'lobby')) {
+      window.location.reload() // the match started: the page changes from lobby to game
+      return
+    }
+    view = message
+    root.classList.remove('is-busy') // every view is complete: the next move builds on it
+    if (drag) { heldHtml = message.html; return }
+    swap(message.html)
+  }
+
+  // Swap each pushed region into the element with its id, keeping what the person was
+  // looking at: the board's and the hand's scroll, each row's scroll, and the focus.
+  function swap (html) {
+    var template = document.createElement('template')
+    template.innerHTML = html
+    var kept = scrollState()
+    var focus = focusKey(document.activeElement)
+    Array.from(template.content.children).forEach(function (region) { // a copy: swapping empties it
+      var old = region.id && document.getElementById(region.id)
+      if (!old) return
+      old.replaceWith(region)
+      if (window.htmx) window.htmx.process(region)
+    })
+    restoreScroll(kept)
+    if (!dock() || dock().dataset.buildLine === undefined) line = null
+    if (picked && !handTile(picked)) picked = null
+    drawLine()
+    showRoundCard()
+    tick()
+    restoreFocus(focus)
+  }
+
+  function scrollState () {
+    var rows = {}
+    document.querySelectorAll('.lane__row').forEach(function (row) {
+      rows[row.dataset.row] = row.scrollWidth - row.clientWidth - row.scrollLeft > 4 ? row.scrollLeft : null
+    })
+    var board = document.getElementById('table-board')
+    var hand = document.querySelector('.hand')
+    return { rows: rows, board: board && board.scrollTop, hand: hand && hand.scrollLeft }
+  }
+
+  // A row the person had scrolled back stays where it was; every other row shows its
+  // newest tile, at the end.
+  function restoreScroll (kept) {
+    document.querySelectorAll('.lane__row').forEach(function (row) {
+      var left = kept.rows[row.dataset.row]
+      row.scrollLeft = left === null || left === undefined ? row.scrollWidth : left
+    })
+    var board = document.getElementById('table-board')
+    if (board && kept.board) board.scrollTop = kept.board
+    var hand = document.querySelector('.hand')
+    if (hand && kept.hand) hand.scrollLeft = kept.hand
+  }
+
+  function focusKey (element) {
+    if (!element || element === document.body) return null
+    if (element.matches('.tile--hand')) return '.tile--hand[data-tile="' + element.dataset.tile + '"]'
+    if (element.matches('.slot')) return '.slot[data-train="' + element.dataset.train + '"][data-end="' + element.dataset.end + '"]'
+    if (element.dataset.intent) return '[data-intent="' + element.dataset.intent + '"]'
+    if (element.dataset.action) return '[data-action="' + element.dataset.action + '"]'
+    return element.id ? '#' + element.id : null
+  }
+
+  function restoreFocus (key) {
+    if (!key || document.activeElement !== document.body) return
+    var element = document.querySelector(key)
+    if (element && !element.disabled && !element.hidden) {
+      element.focus({ preventScroll: true })
+    } else if (key.indexOf('.tile--hand') === 0 || key.indexOf('.slot') === 0) {
+      var next = document.querySelector('.tile--hand.tile--playable:not([hidden])') || document.querySelector('.tile--hand')
+      if (next) next.focus({ preventScroll: true })
+    }
+  }
+
+  // -- the hand, the slots and the first-turn line ---------------------------------------
+
+  function dock () { return document.getElementById('table-dock') }
+  function handTile (tile) { return document.querySelector('.tile--hand[data-tile="' + tile + '"]') }
+  function numbers (tile) { return tile.split('-').map(Number) }
+  function myTurn () { return view.game && view.seat !== null && view.game.turn === view.seat && !view.game.round_over }
+
+  // Where a hand tile may go now: the server's list, or the line's open end while a
+  // first-turn line is being built here.
+  function targets (button) {
+    if (button.hidden) return []
+    if (line) {
+      var ends = numbers(button.dataset.tile)
+      return ends.indexOf(line.open) >= 0 ? [[line.train, 0]] : []
+    }
+    return JSON.parse(button.dataset.targets || '[]')
+  }
+
+  function goesTo (list, train, end) {
+    return list.some(function (t) { return t[0] === train && t[1] === end })
+  }
+
+  // Light the slots: with a tile picked, only its targets; otherwise every slot some
+  // tile can reach (so a slot can be tapped first when one tile fits it).
+  function lightSlots () {
+    var tiles = Array.prototype.slice.call(document.querySelectorAll('.tile--hand'))
+    var chosen = picked && handTile(picked)
+    var pickedTargets = chosen ? targets(chosen) : null
+    tiles.forEach(function (button) {
+      var list = targets(button)
+      button.classList.toggle('tile--playable', list.length > 0)
+      var on = button === chosen
+      button.classList.toggle('tile--picked', on)
+      button.setAttribute('aria-pressed', on ? 'true' : 'false')
+    })
+    document.querySelectorAll('.slot').forEach(function (slot) {
+      var train = Number(slot.dataset.train)
+      var end = Number(slot.dataset.end)
+      var reachable = pickedTargets
+        ? goesTo(pickedTargets, train, end)
+        : tiles.some(function (b) { return goesTo(targets(b), train, end) })
+      slot.disabled = !reachable
+      slot.classList.toggle('slot--lit', Boolean(pickedTargets) && reachable)
+    })
+    root.classList.toggle('has-pick', Boolean(chosen))
+  }
+
+  function pick (button, fromKeyboard) {
+    if (!myTurn()) {
+      var turn = view.game && view.seats.find(function (s) { return s.position === view.game.turn })
+      toast(view.seat === null ? 'You are watching: take a seat to play.' : 'It is not your turn' + (turn ? ': ' + turn.name + ' is to play.' : '.'))
+      return
+    }
+    var list = targets(button)
+    if (!list.length) { toast('That tile does not play now: pick a lit one.'); return }
+    if (picked === button.dataset.tile) {
+      if (list.length === 1) play(button.dataset.tile, list[0][0], list[0][1])
+      else { picked = null; lightSlots() }
+      return
+    }
+    picked = button.dataset.tile
+    lightSlots()
+    if (fromKeyboard) {
+      var first = document.querySelector('.slot--lit')
+      if (first) first.focus()
+    }
+  }
+
+  function unpick () { if (picked) { picked = null; lightSlots() } }
+
+  function tapSlot (slot) {
+    var train = Number(slot.dataset.train)
+    var end = Number(slot.dataset.end)
+    if (picked) {
+      if (goesTo(targets(handTile(picked)), train, end)) play(picked, train, end)
+      return
+    }
+    var fitting = Array.prototype.filter.call(document.querySelectorAll('.tile--hand'), function (b) {
+      return goesTo(targets(b), train, end)
+    })
+    if (fitting.length === 1) play(fitting[0].dataset.tile, train, end)
+    else toast('Several tiles fit there: pick one first.')
+  }
+
+  function play (tile, train, end) {
+    picked = null
+    var building = dock() && dock().dataset.buildLine !== undefined
+    if (line || (building && train === Number(dock().dataset.buildLine))) {
+      extendLine(tile, train)
+      return
+    }
+    if (send({ type: 'play', version: view.version, tile: numbers(tile), train: train, end: end })) busy()
+  }
+
+  function extendLine (tile, train) {
+    if (!line) {
+      var slot = document.querySelector('.slot[data-train="' + train + '"][data-end="0"]')
+      line = { train: train, start: Number(slot.dataset.open), open: Number(slot.dataset.open), plays: [] }
+    }
+    var ends = numbers(tile)
+    var touching = line.open
+    var other = ends[0] === touching ? ends[1] : ends[0]
+    line.plays.push({ tile: tile, touching: touching, open: other })
+    line.open = other
+    drawLine()
+    var more = Array.prototype.some.call(document.querySelectorAll('.tile--hand'), function (b) {
+      return targets(b).length > 0
+    })
+    if (!more) sendLine()
+  }
+
+  function sendLine () {
+    if (!line || !line.plays.length) return
+    var plays = line.plays.map(function (p) { return { tile: numbers(p.tile), train: line.train, end: 0 } })
+    if (send({ type: 'line', version: view.version, plays: plays })) busy()
+  }
+
+  function undoLine () {
+    if (!line) return
+    line.plays.pop()
+    line.open = line.plays.length ? line.plays[line.plays.length - 1].open : line.start
+    if (!line.plays.length) line = null
+    drawLine()
+  }
+
+  // Show the line being built: its tiles laid (as copies of the hand's drawings, turned so
+  // the matching ends touch) before the slot of the player's train, and taken out of the hand.
+  function drawLine () {
+    document.querySelectorAll('.tile--pending').forEach(function (t) { t.remove() })
+    document.querySelectorAll('.tile--hand[hidden]').forEach(function (t) { t.hidden = false })
+    var done = document.querySelector('[data-action="send-line"]')
+    var undo = document.querySelector('[data-action="undo-line"]')
+    if (line) {
+      var slot = document.querySelector('.slot[data-train="' + line.train + '"][data-end="0"]')
+      line.plays.forEach(function (p) {
+        var source = handTile(p.tile)
+        if (!source) return
+        source.hidden = true
+        var laid = document.createElement('span')
+        var ends = numbers(p.tile)
+        var turn = ends[0] === ends[1] ? 'double' : (Math.max.apply(null, ends) === p.touching ? 'high-first' : 'low-first')
+        laid.className = 'tile tile--laid tile--pending tile--' + turn
+        laid.appendChild(source.querySelector('svg').cloneNode(true))
+        slot.before(laid)
+      })
+      slot.textContent = line.open
+      slot.parentNode.scrollLeft = slot.parentNode.scrollWidth
+      status('Your line: ' + line.plays.length + ' tile' + (line.plays.length === 1 ? '' : 's') + '. Add a tile with a ' + line.open + ', or press Done.')
+    }
+    if (done) done.hidden = !line
+    if (undo) undo.hidden = !line
+    lightSlots()
+  }
+
+  function status (text) {
+    var element = document.getElementById('table-status')
+    if (element) element.textContent = text
+  }
+
+  // Between sending a move and the view that answers it, nothing more can be sent.
+  function busy () {
+    root.classList.add('is-busy')
+    document.querySelectorAll('#table-dock button, [data-intent], .slot').forEach(function (b) { b.disabled = true })
+  }
+
+  // A refusal: the buttons come back as the last view left them.
+  function settle () {
+    root.classList.remove('is-busy')
+    document.querySelectorAll('#table-dock button, [data-intent]').forEach(function (b) { b.disabled = false })
+    lightSlots()
+  }
+
+  function hint () {
+    window.fetch(root.dataset.hint, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(function (response) { return response.json() })
+      .then(function (answer) {
+        document.querySelectorAll('.tile--hinted').forEach(function (t) {
+          t.classList.remove('tile--hinted')
+          delete t.dataset.order
+        })
+        ;(answer.tiles || []).forEach(function (tile, i) {
+          var button = handTile(Math.min(tile[0], tile[1]) + '-' + Math.max(tile[0], tile[1]))
+          if (button) { button.classList.add('tile--hinted'); button.dataset.order = i + 1 }
+        })
+        toast(answer.message)
+      })
+      .catch(function () { toast('The hint could not be fetched: try again.', true) })
+  }
+
+  // -- the round's end card --------------------------------------------------------------
+
+  function showRoundCard () {
+    var card = document.getElementById('table-round')
+    if (card && card.dataset.round && card.dataset.round === closedRound) card.hidden = true
+  }
+
+  function tick () {
+    var next = document.querySelector('[data-deadline]')
+    var out = next && next.querySelector('[data-countdown]')
+    if (!out) return
+    var seconds = Math.max(0, Math.round((Date.parse(next.dataset.deadline) - Date.now()) / 1000))
+    out.textContent = seconds + ' s'
+  }
+  setInterval(tick, 1000)
+
+  // -- messages to the person ------------------------------------------------------------
+
+  function banner (text, offerSeat) {
+    var element = document.getElementById('table-banner')
+    element.textContent = text
+    element.hidden = !text
+    if (offerSeat) {
+      var again = document.createElement('button')
+      again.type = 'button'
+      again.className = 'button small'
+      again.textContent = 'Play on this screen'
+      again.addEventListener('click', function () { window.location.reload() })
+      element.append(' ', again)
+    }
+  }
+
+  function toast (text, refused) {
+    var box = document.getElementById('table-toasts')
+    var note = document.createElement('p')
+    note.className = 'toast' + (refused ? ' toast--refused' : '')
+    note.textContent = text
+    note.addEventListener('click', function () { note.remove() }) // a tap clears it at once
+    box.append(note)
+    while (box.children.length > 3) box.firstElementChild.remove()
+    setTimeout(function () { note.remove() }, 6000)
+  }
+
+  document.body.addEventListener('htmx:responseError', function (event) {
+    toast(event.detail.xhr.responseText || 'That did not work: reload the page.', true)
+  })
+
+  // -- taps, keys and drags --------------------------------------------------------------
+
+  root.addEventListener('click', function (event) {
+    if (suppressClick) { suppressClick = false; return }
+    var target = event.target.closest('button')
+    if (!target || target.disabled || !root.contains(target)) return
+    var keyboard = event.detail === 0
+    if (target.matches('.tile--hand')) pick(target, keyboard)
+    else if (target.matches('.slot')) tapSlot(target)
+    else if (target.dataset.intent) {
+      if (send({ type: target.dataset.intent, version: view.version })) busy()
+    } else if (target.dataset.action) act(target.dataset.action)
+  })
+
+  function act (action) {
+    var card = document.getElementById('table-round')
+    if (action === 'send-line') sendLine()
+    else if (action === 'undo-line') undoLine()
+    else if (action === 'hint') hint()
+    else if (action === 'close-round') { closedRound = card.dataset.round; card.hidden = true }
+    else if (action === 'open-round') { closedRound = null; card.hidden = false; card.querySelector('button').focus() }
+  }
+
+  root.addEventListener('keydown', function (event) {
+    if (event.key === 'Escape') {
+      var card = document.getElementById('table-round')
+      if (card && !card.hidden && card.dataset.round) act('close-round')
+      unpick()
+      return
+    }
+    var tile = event.target.closest('.tile--hand')
+    if (!tile || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return
+    var tiles = Array.prototype.filter.call(document.querySelectorAll('.tile--hand'), function (t) { return !t.hidden })
+    var next = tiles[tiles.indexOf(tile) + (event.key === 'ArrowLeft' ? -1 : 1)]
+    if (next) { event.preventDefault(); next.focus() }
+  })
+
+  // Drag and drop: a press on a tile that moves DRAG_START px becomes a drag; a sideways
+  // swipe on a touch screen scrolls the hand instead (touch-action: pan-x on the tiles).
+  // A drop on a lit slot, or on a lane with one lit slot, plays; a missed drop leaves the
+  // tile picked, exactly as after a tap.
+  root.addEventListener('pointerdown', function (event) {
+    var tile = event.target.closest('.tile--hand')
+    if (!tile || event.button !== 0 || !myTurn() || !targets(tile).length) return
+    press = { tile: tile.dataset.tile, x: event.clientX, y: event.clientY }
+  })
+
+  document.addEventListener('pointermove', function (event) {
+    if (!press) return
+    if (!drag) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_START) return
+      var source = handTile(press.tile)
+      picked = press.tile
+      lightSlots()
+      var ghost = source.cloneNode(true)
+      ghost.classList.add('tile--ghost')
+      ghost.removeAttribute('id')
+      document.body.append(ghost)
+      drag = { tile: press.tile, ghost: ghost, lift: event.pointerType === 'touch' ? 56 : 0 }
+    }
+    drag.ghost.style.left = event.clientX + 'px'
+    drag.ghost.style.top = (event.clientY - drag.lift) + 'px'
+  })
+
+  document.addEventListener('pointerup', function (event) {
+    var dropped = drag
+    press = null
+    if (!dropped) return
+    drag = null
+    dropped.ghost.remove()
+    suppressClick = true
+    setTimeout(function () { suppressClick = false }, 0)
+    var source = handTile(dropped.tile)
+    var under = document.elementFromPoint(event.clientX, event.clientY - dropped.lift)
+    var where = source && under && dropTarget(under, targets(source))
+    if (heldHtml !== null) { var html = heldHtml; heldHtml = null; swap(html) }
+    if (where && handTile(dropped.tile)) play(dropped.tile, where[0], where[1])
+  })
+
+  document.addEventListener('pointercancel', function () {
+    press = null
+    if (!drag) return
+    drag.ghost.remove()
+    drag = null
+    if (heldHtml !== null) { var html = heldHtml; heldHtml = null; swap(html) }
+  })
+
+  function dropTarget (element, list) {
+    var slot = element.closest('.slot')
+    if (slot) {
+      var spot = [Number(slot.dataset.train), Number(slot.dataset.end)]
+      return goesTo(list, spot[0], spot[1]) ? spot : null
+    }
+    var lane = element.closest('.lane')
+    if (!lane) return null
+    var inLane = list.filter(function (t) { return t[0] === Number(lane.dataset.train) })
+    return inLane.length === 1 ? inLane[0] : null
+  }
+
+  // -- start -----------------------------------------------------------------------------
+
+  restoreScroll({ rows: {} })
+  drawLine()
+  tick()
+  connect()
+})()

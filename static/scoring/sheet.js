@@ -1,0 +1,343 @@
+// The score sheet on a phone: the cell editor, the outbox and the banners.
+//
+// The sheet itself is server-rendered; htmx-ext-ws swaps in every region the server pushes.
+// This script only does what needs the phone: an entry goes into an outbox kept in IndexedDB
+// (so it survives no signal and a reload), shows at once as pending, and is sent over the
+// socket whenever the phone can (on connect, when back online, on returning to the tab, on
+// load) until the server acknowledges it. Each entry carries a client id, so a resend is
+// applied once, and the cell version it was based on, so a stale one is refused.
+(function () {
+  'use strict'
+
+  var live = document.getElementById('live')
+  if (!live) return
+  var code = live.dataset.match
+  var editor = document.getElementById('editor')
+  var outbox = new Map() // cell element id -> edit, mirrored in IndexedDB
+  var wrapper = null // htmx-ext-ws socket wrapper (send, reconnect)
+  var openSocket = null // the WebSocket that is open now, if any
+  var silence = null // timer: a socket that does not answer a sync is replaced
+  var current = null // the cell the editor is open for, and the version it showed then
+
+  // -- IndexedDB: one store, one record per cell with an entry waiting -----------------
+  // Where IndexedDB is missing (some private modes) the outbox still works, in memory only.
+
+  var database = new Promise(function (resolve, reject) {
+    var request = indexedDB.open('score-sheet', 1)
+    request.onupgradeneeded = function () {
+      request.result.createObjectStore('outbox', { keyPath: 'key' })
+    }
+    request.onsuccess = function () { resolve(request.result) }
+    request.onerror = function () { reject(request.error) }
+  })
+
+  function withStore (mode, work) {
+    return database.then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var transaction = db.transaction('outbox', mode)
+        var request = work(transaction.objectStore('outbox'))
+        transaction.oncomplete = function () { resolve(request.result) }
+        transaction.onerror = function () { reject(transaction.error) }
+      })
+    }).catch(function () {})
+  }
+
+  function loadOutbox () {
+    return withStore('readonly', function (store) { return store.getAll() }).then(function (edits) {
+      (edits || []).forEach(function (edit) { if (edit.match === code) outbox.set(edit.cell, edit) })
+    })
+  }
+
+  function keep (edit) {
+    outbox.set(edit.cell, edit)
+    return withStore('readwrite', function (store) { return store.put(edit) })
+  }
+
+  function forget (clientId) {
+    var found = Array.from(outbox.values()).find(function (edit) { return edit.client_id === clientId })
+    if (!found) return Promise.resolve()
+    outbox.delete(found.cell)
+    return withStore('readwrite', function (store) { return store.delete(found.key) })
+  }
+
+  // -- sending ---------------------------------------------------------------------------
+
+  function clientId () {
+    if (window.crypto.randomUUID) return window.crypto.randomUUID()
+    // Plain HTTP on a LAN has no randomUUID: build a version-4 UUID by hand.
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16))
+    bytes[6] = (bytes[6] & 15) | 64
+    bytes[8] = (bytes[8] & 63) | 128
+    var hex = Array.from(bytes, function (b) { return b.toString(16).padStart(2, '0') }).join('')
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-')
+  }
+
+  function enter (round, seat, baseVersion, value) {
+    var cell = 'cell-' + round + '-' + seat
+    var edit = {
+      key: code + ':' + cell,
+      match: code,
+      cell: cell,
+      client_id: clientId(),
+      round: round,
+      seat: seat,
+      base_version: baseVersion,
+      value: value,
+      shown: shownAs(value)
+    }
+    keep(edit).then(function () { showPending(); send() })
+    showPending()
+  }
+
+  function send () {
+    if (!openSocket || !navigator.onLine) return
+    outbox.forEach(function (edit) {
+      wrapper.send(JSON.stringify({
+        action: 'entry',
+        client_id: edit.client_id,
+        round: edit.round,
+        seat: edit.seat,
+        base_version: edit.base_version,
+        value: edit.value
+      }))
+    })
+  }
+
+  function acknowledged (ack) {
+    forget(ack.ack).then(showPending)
+  }
+
+  function shownAs (value) {
+    if (value.kind === 'out') return 'out'
+    if (value.kind === 'blank') return '–'
+    if (value.kind === 'count') return String(value.pips)
+    return String(value.tiles.reduce(function (sum, t) { return sum + t[0] + t[1] }, 0))
+  }
+
+  // -- what the page shows ---------------------------------------------------------------
+
+  function showPending () {
+    document.querySelectorAll('.cell[data-pending]').forEach(function (cell) {
+      if (!outbox.has(cell.id)) cell.removeAttribute('data-pending')
+    })
+    outbox.forEach(function (edit) {
+      var cell = document.getElementById(edit.cell)
+      if (cell) cell.dataset.pending = edit.shown
+    })
+    var waiting = document.getElementById('outbox')
+    waiting.hidden = outbox.size === 0
+    waiting.textContent = outbox.size === 1
+      ? '1 entry waiting to be sent'
+      : outbox.size + ' entries waiting to be sent'
+  }
+
+  var offlineTimer = null
+  function showConnection () {
+    clearTimeout(offlineTimer)
+    live.dataset.connection = openSocket ? 'open' : 'closed' // for tests and styles
+    var banner = document.getElementById('connection')
+    if (openSocket && navigator.onLine) {
+      banner.hidden = true
+    } else {
+      // A socket that comes straight back is not worth a banner.
+      offlineTimer = setTimeout(function () { banner.hidden = !!(openSocket && navigator.onLine) },
+        navigator.onLine ? 1500 : 0)
+    }
+  }
+
+  function localTimes () {
+    document.querySelectorAll('time[datetime]').forEach(function (time) {
+      var at = new Date(time.getAttribute('datetime'))
+      time.textContent = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    })
+  }
+
+  // -- the socket (htmx-ext-ws events) ----------------------------------------------------
+
+  live.addEventListener('htmx:wsOpen', function (event) {
+    wrapper = event.detail.socketWrapper
+    openSocket = event.detail.event.target
+    showConnection()
+    send()
+  })
+
+  live.addEventListener('htmx:wsClose', function (event) {
+    wrapper = event.detail.socketWrapper
+    // A replaced socket closing late must not mark the new one closed.
+    if (event.detail.event.target === openSocket) openSocket = null
+    showConnection()
+  })
+
+  live.addEventListener('htmx:wsBeforeMessage', function (event) {
+    var message = event.detail.message
+    if (message.charAt(0) !== '{') return // HTML: htmx swaps it in
+    event.preventDefault()
+    acknowledged(JSON.parse(message))
+  })
+
+  live.addEventListener('htmx:wsAfterMessage', function () {
+    clearTimeout(silence)
+    showPending()
+    localTimes()
+    if (current && editor.open) refreshEditorCell()
+  })
+
+  function reconnect () {
+    if (!openSocket && wrapper) wrapper.reconnect()
+  }
+
+  window.addEventListener('online', function () { showConnection(); reconnect(); send() })
+  window.addEventListener('offline', showConnection)
+  // Back on the tab (a phone unlocked): a socket that says it is open may be dead. Ask for
+  // the sheet; if nothing comes back, replace the socket.
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState !== 'visible') return
+    if (!openSocket) return reconnect()
+    wrapper.send(JSON.stringify({ action: 'sync' }))
+    clearTimeout(silence)
+    silence = setTimeout(function () { wrapper.reconnect() }, 4000)
+    send()
+  })
+
+  // -- the editor --------------------------------------------------------------------------
+
+  function field (name) { return editor.querySelector('[data-field="' + name + '"]') }
+
+  function openEditor (cell) {
+    // The edit is based on what the phone showed when the editor opened: if the cell
+    // changes before Save, the server finds the edit stale instead of overwriting.
+    var waiting = outbox.get(cell.id)
+    current = {
+      round: +cell.dataset.round,
+      seat: +cell.dataset.seat,
+      version: waiting ? waiting.base_version : +cell.dataset.version
+    }
+    field('round').textContent = cell.dataset.round
+    field('player').textContent = cell.dataset.player
+    field('error').textContent = ''
+    var value = JSON.parse(cell.dataset.value)
+    var form = editor.querySelector('.count-form')
+    form.pips.value = value.kind === 'count' ? value.pips : ''
+    form.doubles.value = value.kind === 'count' ? value.doubles : 0
+    form.double_blank.checked = value.kind === 'count' && value.double_blank
+    var held = (value.tiles || []).map(function (t) { return t[0] + '-' + t[1] })
+    var engine = cell.dataset.double + '-' + cell.dataset.double
+    editor.querySelectorAll('.tile').forEach(function (tile) {
+      tile.hidden = tile.dataset.tile === engine // the round's double is in the hub
+      tile.setAttribute('aria-pressed', String(held.indexOf(tile.dataset.tile) >= 0))
+    })
+    editor.querySelector('.picker').open = value.kind === 'tiles'
+    document.getElementById('cell-history').textContent = ''
+    refreshEditorCell()
+    summarisePicked()
+    editor.showModal()
+  }
+
+  function editedCell () {
+    return document.getElementById('cell-' + current.round + '-' + current.seat)
+  }
+
+  // The cell can change under an open editor (a push): show what it holds now.
+  function refreshEditorCell () {
+    var cell = editedCell()
+    if (cell) field('text').textContent = cell.dataset.pending ? cell.dataset.pending + ' (waiting to be sent)' : cell.dataset.text
+  }
+
+  function picked () {
+    return Array.from(editor.querySelectorAll('.tile[aria-pressed="true"]:not([hidden])'), function (tile) {
+      return tile.dataset.tile.split('-').map(Number)
+    })
+  }
+
+  function summarisePicked () {
+    var tiles = picked()
+    var pips = tiles.reduce(function (sum, t) { return sum + t[0] + t[1] }, 0)
+    var doubles = tiles.filter(function (t) { return t[0] === t[1] }).length
+    field('picked').textContent = tiles.length === 0
+      ? 'No tiles picked.'
+      : tiles.length + (tiles.length === 1 ? ' tile: ' : ' tiles: ') + pips + ' pips, ' +
+        doubles + (doubles === 1 ? ' double.' : ' doubles.')
+  }
+
+  function save (value) {
+    // A cell that already waits to be sent gets this entry instead, on the same version.
+    enter(current.round, current.seat, current.version, value)
+    editor.close()
+  }
+
+  if (editor) {
+    live.addEventListener('click', function (event) {
+      var cell = event.target.closest('button.cell')
+      if (cell) openEditor(cell)
+    })
+
+    editor.querySelector('.count-form').addEventListener('submit', function (event) {
+      event.preventDefault()
+      var form = event.target
+      var pips = form.pips.value.trim()
+      var doubles = form.doubles.value.trim() || '0'
+      if (!/^\d+$/.test(pips) || !/^\d+$/.test(doubles)) {
+        field('error').textContent = 'Type the pips left in hand as a whole number, 0 or more.'
+        return
+      }
+      save({ kind: 'count', pips: +pips, doubles: +doubles, double_blank: form.double_blank.checked })
+    })
+
+    editor.addEventListener('click', function (event) {
+      var tile = event.target.closest('.tile')
+      if (tile) {
+        tile.setAttribute('aria-pressed', String(tile.getAttribute('aria-pressed') !== 'true'))
+        summarisePicked()
+        return
+      }
+      var action = event.target.closest('[data-action]')
+      if (!action) return
+      var name = action.dataset.action
+      if (name === 'close') editor.close()
+      if (name === 'out') save({ kind: 'out' })
+      if (name === 'clear') save({ kind: 'blank' })
+      if (name === 'tiles') {
+        if (picked().length === 0) field('picked').textContent = 'Tap the tiles you hold first, or use Went out.'
+        else save({ kind: 'tiles', tiles: picked() })
+      }
+      if (name === 'history') {
+        htmx.ajax('GET', live.dataset.history + '?round=' + current.round + '&seat=' + current.seat,
+          { target: '#cell-history', swap: 'innerHTML' }).then(localTimes)
+      }
+    })
+  }
+
+  // -- notices and the rest ----------------------------------------------------------------
+
+  document.addEventListener('click', function (event) {
+    var retry = event.target.closest('[data-retry]')
+    if (retry) {
+      var edit = JSON.parse(retry.dataset.retry)
+      enter(edit.round, edit.seat, edit.base_version, edit.value)
+    }
+    if (retry || event.target.closest('[data-dismiss]')) {
+      event.target.closest('.notice').remove()
+    }
+    if (event.target.closest('[data-action="print"]')) window.print()
+  })
+
+  // The service worker keeps a copy of this page for opening it with no signal: now, and
+  // fresh each time the phone puts the page in the background (it may come back offline).
+  function keepPage () {
+    navigator.serviceWorker.ready.then(function (registration) {
+      registration.active.postMessage({ keep: location.pathname })
+    })
+  }
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.onmessage = function (event) {
+      if (event.data && event.data.kept === location.pathname) live.dataset.offline = 'ready'
+    }
+    navigator.serviceWorker.register(live.dataset.worker).then(keepPage)
+    document.addEventListener('visibilitychange', function () {
+      if (document.visibilityState === 'hidden' && navigator.onLine) keepPage()
+    })
+  }
+  localTimes()
+  loadOutbox().then(function () { showPending(); send() })
+  showConnection()
+})()

@@ -1,0 +1,208 @@
+"""The shared score sheet in Chromium: two phones on one sheet, live, and one of them offline.
+
+Each test creates its own match through the pages, against daphne (asgi_server), so the
+websocket that keeps phones in step is the real one.
+"""
+
+import re
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Page, expect
+
+from scoring.models import Change, Entry
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOT = settings.BASE_DIR / "docs" / "screenshots" / "score-sheet-phone.png"
+SEEDS = ["Alice", "Ben", "Cara", "Dev"]
+
+
+def create_match(page: Page, url: str, names: list[str]) -> str:
+    """Create a match with the default rules through the page; returns its join link."""
+    page.goto(f"{url}/s/new/")
+    for number, name in enumerate(names, start=1):
+        page.get_by_label(f"Player {number}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the score sheet").click()
+    expect(page.get_by_role("heading", name="Who are you?")).to_be_visible()
+    return page.url
+
+
+def join(page: Page, link: str, name: str) -> None:
+    """Open the link and say once who this phone is; wait until the socket is live."""
+    page.goto(link)
+    page.get_by_role("radio", name=name, exact=True).check()
+    page.get_by_role("button", name="That's me").click()
+    expect(page.get_by_text(f"You are {name}")).to_be_visible()
+    expect(page.locator("#live")).to_have_attribute("data-connection", "open")
+
+
+def cell(page: Page, round_number: int, seat: int):
+    return page.locator(f"#cell-{round_number}-{seat}")
+
+
+def enter_pips(page: Page, round_number: int, seat: int, pips: int) -> None:
+    cell(page, round_number, seat).click()
+    editor = page.locator("#editor")
+    editor.get_by_label("Pips left in hand").fill(str(pips))
+    editor.get_by_role("button", name="Save count").click()
+    expect(editor).to_be_hidden()
+
+
+def went_out(page: Page, round_number: int, seat: int) -> None:
+    cell(page, round_number, seat).click()
+    page.locator("#editor").get_by_role("button", name="Went out").click()
+
+
+def pick_tiles(page: Page, round_number: int, seat: int, tiles: list[str]) -> None:
+    """Tap the tiles held in the picker, e.g. ``["2-2", "5-4"]`` (high end first)."""
+    cell(page, round_number, seat).click()
+    editor = page.locator("#editor")
+    editor.get_by_text("Or tap the tiles you hold").click()
+    for name in tiles:
+        editor.get_by_role("button", name=name, exact=True).click()
+    editor.get_by_role("button", name="Save tiles").click()
+
+
+def expect_totals(page: Page, totals: list[int]) -> None:
+    expect(page.locator("#sheet tfoot td")).to_have_text([str(t) for t in totals])
+
+
+def test_two_phones_enter_the_seed_rounds_and_both_follow_live(asgi_server, phone, server_db):
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, SEEDS)
+    join(ana, link, "Alice")
+    join(ben, link, "Ben")
+
+    # The worked round of the seeds, tiles picked on Alice's phone: 20, 23, out, 13.
+    pick_tiles(ana, 1, 0, ["4-1", "6-6", "3-0"])
+    expect(cell(ben, 1, 0).locator(".score")).to_have_text("20")  # no reload on Ben's phone
+    pick_tiles(ben, 1, 1, ["12-11"])
+    went_out(ana, 1, 2)
+    pick_tiles(ben, 1, 3, ["2-2", "5-4"])
+    for page in (ana, ben):
+        expect(page.locator("#sheet tbody tr").first.locator(".score")).to_have_text(
+            ["20", "23", "0", "13"]
+        )
+
+    # Three more rounds, typed on either phone: totals 69, 72, 82, 57 and Dev leads.
+    rounds = [(31, 15, 27, 8), (None, 22, 14, 36), (18, 12, 41, None)]
+    for number, row in enumerate(rounds, start=2):
+        for seat, pips in enumerate(row):
+            page = ana if seat % 2 == 0 else ben
+            if pips is None:
+                went_out(page, number, seat)
+            else:
+                enter_pips(page, number, seat, pips)
+    for page in (ana, ben):
+        expect_totals(page, [69, 72, 82, 57])
+        expect(page.locator("#standing")).to_contain_text("After 4 of 13 rounds: Dev leads on 57.")
+        expect(page.locator("#outbox")).to_be_hidden()
+
+    code = link.split("/")[-2]
+    assert Entry.objects.using(server_db).filter(round__match__code=code).count() == 16
+    assert ana.evaluate("document.documentElement.scrollWidth") <= 390
+    ana.screenshot(path=SCREENSHOT)
+
+
+def test_a_settings_change_recalculates_both_phones(asgi_server, phone):
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
+    join(ana, link, "Ana")
+    join(ben, link, "Ben")
+    cell(ana, 1, 0).click()
+    editor = ana.locator("#editor")
+    editor.get_by_label("Pips left in hand").fill("30")
+    editor.get_by_label("Doubles held").fill("2")
+    editor.get_by_label("The double-blank is one of them").check()
+    editor.get_by_role("button", name="Save count").click()
+    went_out(ben, 1, 1)
+    enter_pips(ben, 1, 2, 7)
+    expect_totals(ben, [30, 0, 7])
+
+    ana.get_by_text("House rules").click()
+    ana.get_by_label("Double-blank is worth").select_option("50")
+    for page in (ana, ben):
+        expect_totals(page, [80, 0, 7])
+        expect(page.locator("#activity")).to_contain_text(
+            "Double-blank is worth 50, changed by Ana"
+        )
+
+    ben.get_by_text("House rules").click()
+    ben.get_by_label("The player who goes out scores").select_option("-10")
+    ben.get_by_label("Penalty per unplayed double").select_option("25")
+    for page in (ana, ben):
+        expect_totals(page, [130, -10, 7])
+        expect(page.get_by_label("Penalty per unplayed double")).to_have_value("25")
+
+    # Undo, one tap: the penalty goes back to none, on both phones.
+    ana.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double 25")).click()
+    for page in (ana, ben):
+        expect_totals(page, [80, -10, 7])
+
+
+def test_a_cell_changed_while_the_editor_was_open_shows_both_values(asgi_server, phone):
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    join(ana, link, "Ana")
+    join(ben, link, "Ben")
+    cell(ana, 1, 1).click()  # Ana starts typing Ben's count...
+    ana.locator("#editor").get_by_label("Pips left in hand").fill("13")
+    enter_pips(ben, 1, 1, 15)  # ...while Ben enters his own
+    expect(ana.locator("#editor")).to_contain_text("Now: 15 pips")
+    ana.locator("#editor").get_by_role("button", name="Save count").click()
+
+    notice = ana.locator("#notices .notice")
+    expect(notice).to_contain_text("Round 1, Ben: Ben entered 15 pips; you entered 13 pips.")
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("15")
+    notice.get_by_role("button", name="Use 13 pips").click()
+    for page in (ana, ben):
+        expect(cell(page, 1, 1).locator(".score")).to_have_text("13")
+    expect(notice).to_have_count(0)
+
+    # Nothing entered is lost: the cell's history, on demand, has both.
+    cell(ben, 1, 1).click()
+    ben.locator("#editor").get_by_role("button", name="History").click()
+    expect(ben.locator("#cell-history li")).to_have_text(
+        [
+            re.compile(r"Ana: Round 1, Ben: 15 pips → 13 pips$"),
+            re.compile(r"Ben: Round 1, Ben: blank → 15 pips$"),
+        ]
+    )
+
+
+def test_an_entry_made_offline_arrives_once_when_back_online(asgi_server, phone, server_db):
+    ana_phone, ben_phone = phone(), phone()
+    ana, ben = ana_phone.new_page(), ben_phone.new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    code = link.split("/")[-2]
+    join(ana, link, "Ana")
+    join(ben, link, "Ben")
+
+    # The service worker has kept a copy of the sheet page to open it with no signal.
+    expect(ben.locator("#live")).to_have_attribute("data-offline", "ready")
+    ben_phone.set_offline(True)
+    expect(ben.locator("#connection")).to_be_visible()
+    enter_pips(ben, 1, 1, 13)
+    expect(cell(ben, 1, 1)).to_have_attribute("data-pending", "13")
+    expect(ben.locator("#outbox")).to_have_text("1 entry waiting to be sent")
+    # Kept on the phone, not sent: the server and the other phone know nothing of it.
+    ben.reload()
+    expect(ben.locator("#outbox")).to_have_text("1 entry waiting to be sent")
+    expect(cell(ben, 1, 1)).to_have_attribute("data-pending", "13")
+    assert not Entry.objects.using(server_db).filter(round__match__code=code).exists()
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("+")
+
+    ben_phone.set_offline(False)
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("13")
+    expect(ben.locator("#outbox")).to_be_hidden()
+    expect(cell(ben, 1, 1)).not_to_have_attribute("data-pending", re.compile(".*"))
+    expect(cell(ben, 1, 1).locator(".score")).to_have_text("13")
+
+    # Returning to the tab resends nothing twice: the entry is in the database once.
+    ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(cell(ana, 1, 1).locator(".running")).to_have_text("13")
+    changes = Change.objects.using(server_db).filter(entry__round__match__code=code)
+    assert [(c.by, c.new) for c in changes] == [
+        ("Ben", {"kind": "count", "pips": 13, "doubles": 0, "double_blank": False})
+    ]

@@ -1,0 +1,119 @@
+"""Several daphne processes serving the same tables, on PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.engine import replay
+from games.engine.rules import Rules
+from games.models import Move, Table
+from tests.games.conftest import make_table
+
+from .processes import Daphne, SocketPlayer, distinct_versions
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    servers = [Daphne(tmp_path).start(), Daphne(tmp_path).start()]
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+def four_people() -> tuple[str, dict[str, str]]:
+    code, _, tokens = make_table(
+        humans=("Ana", "Ben", "Cy", "Di"), bots=(), rules=Rules(highest_double=9, rounds=1)
+    )
+    return code, tokens
+
+
+def log_of(view: dict) -> list:
+    return view["game"]["log"]
+
+
+async def test_four_clients_on_two_processes_see_every_move_in_order(two_servers):
+    code, tokens = await database_sync_to_async(four_people)()
+    a, b = two_servers
+    servers = (a, b, a, b)  # two players on each process
+    names = ("Ana", "Ben", "Cy", "Di")
+    players = [SocketPlayer(s, code, tokens[n]) for s, n in zip(servers, names, strict=True)]
+    for player in players:
+        await player.connect()
+    finals = await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout=120)
+    table = await database_sync_to_async(Table.objects.get)(code=code)
+    assert all(f["version"] == table.version for f in finals)
+
+    sequences = [distinct_versions(p.views) for p in players]
+    for seen in sequences:
+        assert seen == list(range(seen[0], table.version + 1)), "a version missed or out of order"
+    # Every client saw the same moves in the same order: the log at each version agrees.
+    by_version = {}
+    for player in players:
+        for view in player.views:
+            by_version.setdefault(view["version"], []).append(log_of(view))
+    for version, logs in by_version.items():
+        assert all(log == logs[0] for log in logs), f"clients disagree at version {version}"
+    for player in players:
+        await player.close()
+
+
+async def test_a_killed_process_comes_back_and_the_game_goes_on_with_nothing_lost(two_servers):
+    code, tokens = await database_sync_to_async(four_people)()
+    a, b = two_servers
+    on_a = [SocketPlayer(a, code, tokens[n]) for n in ("Ana", "Cy")]
+    on_b = [SocketPlayer(b, code, tokens[n]) for n in ("Ben", "Di")]
+    players = on_a + on_b
+    for player in players:
+        await player.connect()
+
+    # Play until a dozen moves are acknowledged, then crash server B mid-round.
+    def twelve_in(view):
+        return view["version"] >= 13 or view["game"]["round_over"]
+
+    await asyncio.wait_for(asyncio.gather(*(p.play(until=twelve_in) for p in players)), 60)
+    acknowledged = max(p.views[-1]["version"] for p in players)
+    hands = {p.token: p.views[-1]["game"]["hand"] for p in on_b}
+    b.kill()
+    for player in on_b:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the socket died with its server
+            await player.next_view(timeout=5)
+    b.start()  # the same port, a fresh process: nothing but the database remembers the game
+
+    for player in on_b:
+        await player.connect()
+        view = await player.next_view()
+        assert view["version"] == acknowledged, "the state is not the last acknowledged one"
+        assert view["game"]["hand"] == hands[player.token]
+    await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout=120)
+
+    records = await database_sync_to_async(
+        lambda: list(Move.objects.filter(table__code=code).values_list("number", "record"))
+    )()
+    numbers = [n for n, _ in records]
+    assert numbers == list(range(1, len(numbers) + 1)), "a gap in the move log"
+    final = replay([r for _, r in records])[-1]
+    assert final.round.result is not None
+    assert [list(t) for t in final.round.hands[0]] == on_a[0].views[-1]["game"]["hand"]
+    for player in players:
+        await player.close()
+
+
+async def test_an_idle_socket_still_gets_the_next_view_after_the_redis_read_timeout(two_servers):
+    """redis-py 8 times a socket out after 5 s, as long as channels-redis blocks on Redis: an
+    idle table must not lose its sockets (channels_redis#422; see config/settings.py)."""
+    code, tokens = await database_sync_to_async(four_people)()
+    a, _ = two_servers
+    watcher = SocketPlayer(a, code, tokens["Ben"])
+    mover = SocketPlayer(a, code, tokens["Ana"])
+    await watcher.connect()
+    first = await watcher.next_view()
+    await asyncio.sleep(7)
+    await mover.connect()  # Ana arriving is announced to every socket of the table
+    assert (await watcher.next_view())["version"] == first["version"]
+    await watcher.close()
+    await mover.close()

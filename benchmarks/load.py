@@ -404,6 +404,10 @@ def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_pro
                 failures += 1
                 if failures >= 2:
                     break
+    except Exception:
+        for server in servers:
+            print(f"--- {server.log.name}:\n" + Path(server.log.name).read_text()[-3000:])
+        raise
     finally:
         for server in servers:
             server.stop()

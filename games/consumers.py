@@ -14,10 +14,10 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import live, runner, screens, services, sessions
+from .db import db
 from .intents import BadMessage, parse
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
@@ -43,9 +43,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._checked = time.monotonic()
         await self.accept()
         try:
-            _, replaced = await database_sync_to_async(services.connect)(
-                self.code, self.token, self.channel_name
-            )
+            _, replaced = await db(services.connect)(self.code, self.token, self.channel_name)
         except services.Refused as refused:
             await self._send({"type": "error", "code": "refused", "message": str(refused)})
             await self.close(code=NO_TABLE)
@@ -61,7 +59,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(live.group_name(self.code), self.channel_name)
         if self.token:
-            await database_sync_to_async(services.disconnect)(self.code, self.channel_name)
+            await db(services.disconnect)(self.code, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._within_rate():
@@ -88,8 +86,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._act(intent)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await aclose_old_connections()
-        await self._send_view(event["version"])
+        await self._send_view(event["version"], event["revision"])
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:
         """The seat was opened on another screen: this one stops, and says why."""
@@ -110,7 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             (self.code, self.token) if intent.type == "ready" else (self.code, self.token, intent)
         )
         try:
-            outcome = await database_sync_to_async(call)(*args)
+            outcome = await db(call)(*args)
         except services.Stale as stale:
             await self._error("stale", str(stale))
             await self._send_view()
@@ -136,11 +133,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._allowance -= 1
         return True
 
-    async def _send_view(self, version: int | None = None, with_sheet: bool = False) -> None:
-        """This seat's view; the score sheet region only when asked (on connect), or while a
-        round is over (see screens.screen)."""
-        payload = await database_sync_to_async(screens.payload)(
-            self.code, self.token, version, host_token=self.host_token, with_sheet=with_sheet
+    async def _send_view(
+        self, version: int | None = None, revision: int | None = None, with_sheet: bool = False
+    ) -> None:
+        """This seat's view at a version and revision (default: the newest); the score sheet
+        region only when asked (on connect), or while a round is over (screens.screen)."""
+        payload = await db(screens.payload)(
+            self.code,
+            self.token,
+            version,
+            revision,
+            host_token=self.host_token,
+            with_sheet=with_sheet,
         )
         await self._send(payload)
 

@@ -11,6 +11,8 @@ from functools import lru_cache
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.engine.tiles import SUPPORTED_SETS
+
 # Pip positions on a 3x3 grid (column, row) for each number up to 9, as on a real domino.
 # Higher numbers are written as numerals: a pattern of 10 to 18 pips is hard to read small.
 _CORNERS = [(0, 0), (2, 2)]
@@ -42,35 +44,59 @@ COLOURS = (
 HALF = 20  # one end of a domino is a HALF x HALF square, in SVG units
 
 
-def _end(value: int, dx: int, dy: int) -> str:
+def _pips(value: int) -> str:
+    """One end's pips (or numeral), drawn once in the page's sprite for every domino to use."""
     fill = f'style="fill:{COLOURS[value % len(COLOURS)]}"'
     if value in PIPS:
         return "".join(
-            f'<circle cx="{dx + 5 + 5 * col}" cy="{dy + 5 + 5 * row}" r="1.9" {fill}/>'
+            f'<circle cx="{5 + 5 * col}" cy="{5 + 5 * row}" r="1.9" {fill}/>'
             for col, row in PIPS[value]
         )
     return (
-        f'<text x="{dx + HALF / 2}" y="{dy + HALF / 2}" {fill} font-size="11" '
-        f'font-weight="700" text-anchor="middle" dominant-baseline="central">{value}</text>'
+        f'<text x="{HALF / 2}" y="{HALF / 2}" {fill} font-size="11" font-weight="700" '
+        f'font-family="system-ui, sans-serif" text-anchor="middle" '
+        f'dominant-baseline="central">{value}</text>'
+    )
+
+
+@lru_cache(maxsize=1)
+def sprite() -> SafeString:
+    """The ends of every number, once per page: each domino then shows two of them by
+    reference, which keeps a table screen of a hundred tiles a few kilobytes, not forty."""
+    ends = "".join(f'<g id="mt-end-{n}">{_pips(n)}</g>' for n in range(max(SUPPORTED_SETS) + 1))
+    return mark_safe(  # noqa: S308 - built from numbers only
+        '<svg class="domino-sprite" width="0" height="0" aria-hidden="true" '
+        f'style="position:absolute"><defs>{ends}</defs></svg>'
     )
 
 
 @lru_cache(maxsize=1024)
 def svg(first: int, second: int, vertical: bool = False) -> SafeString:
     """A domino reading ``first`` then ``second`` (left to right, or top to bottom when
-    ``vertical``). The label reads high end first, as players say it."""
+    ``vertical``), drawing its ends from the page's sprite. The label reads high end first,
+    as players say it."""
     label = escape(f"{max(first, second)}-{min(first, second)}")
     if vertical:
-        width, height = HALF, 2 * HALF
-        ends = _end(first, 0, 0) + _end(second, 0, HALF)
+        width, height, x, y = HALF, 2 * HALF, 0, HALF
         middle = f'<line x1="3" y1="{HALF}" x2="{HALF - 3}" y2="{HALF}"/>'
     else:
-        width, height = 2 * HALF, HALF
-        ends = _end(first, 0, 0) + _end(second, HALF, 0)
+        width, height, x, y = 2 * HALF, HALF, HALF, 0
         middle = f'<line x1="{HALF}" y1="3" x2="{HALF}" y2="{HALF - 3}"/>'
     return mark_safe(  # noqa: S308 - built from numbers only
         f'<svg class="domino{" domino--vertical" if vertical else ""}" '
         f'viewBox="-0.5 -0.5 {width + 1} {height + 1}" role="img" aria-label="{label}">'
         f'<rect class="domino__face" width="{width}" height="{height}" rx="3"/>'
-        f'<g class="domino__line">{middle}</g>{ends}</svg>'
+        f'<g class="domino__line">{middle}</g><use href="#mt-end-{first}"/>'
+        f'<use href="#mt-end-{second}" x="{x}" y="{y}"/></svg>'
+    )
+
+
+@lru_cache(maxsize=1024)
+def laid(touching: int, open_: int) -> SafeString:
+    """A tile as it lies in a train, in its span: a double crosswise. Trains are most of a
+    screen, so whole spans are kept, not just the drawings."""
+    double = " tile--double" if touching == open_ else ""
+    return mark_safe(  # noqa: S308 - built from numbers only
+        f'<span class="tile tile--laid{double}" data-tile="{touching}-{open_}">'
+        f"{svg(touching, open_, touching == open_)}</span>"
     )

@@ -16,13 +16,15 @@ def group_name(code: str) -> str:
     return f"table-{code}"
 
 
-def table_changed(code: str, version: int) -> None:
-    """Tell every socket of the table to send its seat the view at ``version``, after the
-    surrounding transaction commits (at once outside one)."""
+def table_changed(code: str, version: int, revision: int) -> None:
+    """Tell every socket of the table to send its seat the view at ``version`` (the game)
+    and ``revision`` (everything else on the screen), after the surrounding transaction
+    commits (at once outside one)."""
 
     def send() -> None:
         async_to_sync(get_channel_layer().group_send)(
-            group_name(code), {"type": "table.changed", "version": version}
+            group_name(code),
+            {"type": "table.changed", "version": version, "revision": revision},
         )
 
     transaction.on_commit(send)

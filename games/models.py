@@ -66,6 +66,11 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Commits that changed the game; views carry it."
     )
+    revision = models.PositiveIntegerField(
+        default=0,
+        help_text="Changes anybody can see (the game, the seats, who is here); screens are "
+        "cached by it.",
+    )
     next_round_at = models.DateTimeField(
         null=True, blank=True, help_text="When the next round starts if not everybody is ready."
     )

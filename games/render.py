@@ -12,12 +12,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
+
 from games.engine import Game, SeatView, winners
-from games.engine.tiles import name
+from games.engine.tiles import Tile, name
 from scoring.models import Match
 from scoring.rendering import Viewer, standing
 from scoring.services import compute_sheet
 
+from . import dominoes
 from .models import BOT_LEVELS, Table, TableSeat
 
 
@@ -28,11 +31,9 @@ class Lane:
     index: int
     title: str
     owner: int | None
-    mine: bool
     marked: bool
     branches: list[dict[str, Any]]
     tile_count: int
-    open_to_me: bool
     owes_cover: bool
 
 
@@ -51,7 +52,12 @@ def screen_context(
     me: TableSeat | None,
     game: Game | None,
     view: SeatView | None,
+    *,
+    shared: bool = True,
 ) -> dict[str, Any]:
+    """Everything the page's regions are rendered from: this seat's own part, and (unless
+    ``shared`` is off, for a socket, which gets those regions from games.screens' cache)
+    what all seats share."""
     names = {s.position: s.name for s in seats}
     context: dict[str, Any] = {
         "table": table,
@@ -65,13 +71,12 @@ def screen_context(
         context["places"] = [(p, taken.get(p)) for p in range(table.seat_count)]
         context["bot_levels"] = BOT_LEVELS
         return context
+    if shared:
+        context.update(shared_context(view, names))
     context.update(
-        lanes=_lanes(view, names),
         hand=_hand(view),
         prompt=_prompt(table, seats, me, game, view, names),
         players=_players(seats, view),
-        log=[_describe(e, names, view) for e in reversed(view.log[-14:])],
-        engine=view.engine,
         round_over=view.round_over,
         match_over=game.is_over,
         winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
@@ -83,6 +88,18 @@ def screen_context(
         turn_seat=next((s for s in seats if s.position == view.turn), None),
     )
     return context
+
+
+def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
+    """The regions every seat sees alike (the top bar, the board, the recent moves): they
+    depend on the public game only, so a process renders them once per version for all
+    its sockets. The page's script puts the seat's own train first and lights its slots."""
+    return {
+        "view": view,
+        "lanes": _lanes(view, names),
+        "log": [_describe(e, names, view) for e in reversed(view.log[-14:])],
+        "engine": view.engine,
+    }
 
 
 def sheet_context(match: Match) -> dict[str, Any]:
@@ -135,65 +152,59 @@ def _waiting_for(seats: list[TableSeat], game: Game) -> list[str]:
 
 
 def _lanes(view: SeatView, names: dict[int, str]) -> list[Lane]:
-    open_ends = {(a.train, a.end) for a in view.legal if a.kind == "play"}
+    """The trains in table order (seats', then public); every seat gets the same board."""
     lanes = []
     for index, train in enumerate(view.trains):
         owner = train.owner
-        public_number = index - view.players + 1
         title = names.get(owner, f"Seat {owner}") if owner is not None else "Mexican train"
         if owner is None and len(view.trains) - view.players > 1:
-            title = f"Mexican train {public_number}"
+            title = f"Mexican train {index - view.players + 1}"
         lanes.append(
             Lane(
                 index=index,
                 title=title,
                 owner=owner,
-                mine=owner is not None and owner == view.seat,
                 marked=train.marked,
                 branches=[
                     {
                         "end": j,
-                        "tiles": b.tiles,
+                        "tiles": mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
                         "open": b.open,
                         "owed": b.owed,
-                        "playable": (index, j) in open_ends,
                         "fork": b.parent is not None,
                     }
                     for j, b in enumerate(train.branches)
                 ],
                 tile_count=train.tile_count,
-                open_to_me=any(t == index for t, _ in open_ends),
                 owes_cover=train.owes_cover,
             )
         )
-    # Yours first, then the public trains, then the others in seat order from yours.
-    me = view.seat if view.seat is not None else 0
-    return sorted(
-        lanes,
-        key=lambda lane: (
-            0 if lane.mine else 1 if lane.owner is None else 2,
-            ((lane.owner or 0) - me) % view.players,
-            lane.index,
-        ),
-    )
+    return lanes
 
 
-def _hand(view: SeatView) -> list[dict[str, Any]]:
+def _hand(view: SeatView) -> list[SafeString]:
+    """The seat's tiles as buttons, built here rather than in a template loop: the dock is
+    rendered for every seat on every move, and this is most of it."""
     if view.hand is None:
         return []
     targets: dict[tuple[int, int], list[list[int]]] = {}
     for action in view.legal:
         if action.kind == "play":
             targets.setdefault(action.tile, []).append([action.train, action.end])
-    return [
-        {
-            "tile": t,
-            "name": name(t),
-            "targets": json.dumps(targets.get(t, [])),
-            "drawn": t == view.drawn,
-        }
-        for t in view.hand
-    ]
+    return [_hand_tile(t, targets.get(t, []), t == view.drawn) for t in view.hand]
+
+
+def _hand_tile(tile: Tile, targets: list[list[int]], drawn: bool) -> SafeString:
+    classes = "tile tile--hand" + (" tile--playable" if targets else "")
+    classes += " tile--drawn" if drawn else ""
+    label = name(tile) + (", just drawn" if drawn else "")
+    label += "" if targets else ", does not play now"
+    where = json.dumps(targets, separators=(",", ":"))
+    return mark_safe(  # noqa: S308 - numbers and fixed words only
+        f'<button type="button" class="{classes}" data-tile="{tile[0]}-{tile[1]}" '
+        f'data-targets="{where}" aria-pressed="false" aria-label="{label}">'
+        f"{dominoes.svg(tile[1], tile[0], True)}</button>"
+    )
 
 
 def _prompt(

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import services
+from .db import db
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def count_down(code: str, seconds: float) -> None:
 
 async def resume(code: str) -> None:
     """A socket opened on the table: pick up what a restarted server left waiting."""
-    due = await database_sync_to_async(services.pending)(code)
+    due = await db(services.pending)(code)
     after(code, due)
 
 
@@ -67,7 +67,7 @@ def _report(task: asyncio.Task) -> None:
 async def _bot_loop(code: str) -> None:
     while True:
         await asyncio.sleep(settings.BOT_TURN_DELAY)
-        outcome = await database_sync_to_async(services.play_bot_turn)(code)
+        outcome = await db(services.play_bot_turn)(code)
         if outcome is None:
             return
         if outcome.next_round_in is not None:
@@ -78,4 +78,4 @@ async def _bot_loop(code: str) -> None:
 
 async def _countdown(code: str, seconds: float) -> None:
     await asyncio.sleep(seconds)
-    after(code, await database_sync_to_async(services.start_next_round_if_due)(code))
+    after(code, await db(services.start_next_round_if_due)(code))

@@ -8,15 +8,17 @@ HTML part is the same partials the table page renders, swapped in by id.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
 
-from games.engine import view_for
+from games.engine import Game, view_for
 
 from . import movelog, render
-from .models import Table
+from .models import Table, TableSeat
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows
 
@@ -28,42 +30,102 @@ class Screen:
 
     data: dict[str, Any]
     context: dict[str, Any]
+    game: Game | None
 
 
 def payload(
     code: str,
     token: str | None,
     version: int | None = None,
+    revision: int | None = None,
     *,
     host_token: str = "",
     with_sheet: bool = False,
 ) -> dict[str, Any]:
     """The ``view`` message for one socket, with its regions as HTML (docs/protocol.md)."""
-    found = screen(code, token, version, host_token=host_token, with_sheet=with_sheet)
+    found = screen(
+        code, token, version, revision, host_token=host_token, with_sheet=with_sheet, shared=False
+    )
     if found is None:
         return {"type": "error", "code": "no_table", "message": "This table no longer exists."}
-    return {**found.data, "html": render_to_string("games/partials/regions.html", found.context)}
+    html = render_to_string("games/partials/seat_regions.html", found.context)
+    if found.game is not None:
+        html = _shared_regions(code, found.data["version"], found.game, found.context) + html
+    return {**found.data, "html": html}
+
+
+# The table and its seats as they were at a revision, read once per process: every socket
+# of the table is told of each revision and would otherwise read the same two rows.
+_TABLES_KEPT = 512
+_tables_lock = threading.Lock()
+_tables: OrderedDict[tuple[str, int], tuple[Table, list[TableSeat]]] = OrderedDict()
+
+
+def _table_at(code: str, revision: int | None) -> tuple[Table, list[TableSeat]] | None:
+    """The table and its seats, fresh from the database unless this process has already
+    read them at ``revision`` or later (None: always fresh)."""
+    if revision is not None:
+        with _tables_lock:
+            found = _tables.get((code, revision))
+        if found is not None:
+            return found
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return None
+    found = (table, list(table.seats.all()))
+    with _tables_lock:
+        _tables[(code, table.revision)] = found
+        if revision is not None:  # what is there now will do for an older revision too
+            _tables[(code, revision)] = found
+        while len(_tables) > _TABLES_KEPT:
+            _tables.popitem(last=False)
+    return found
+
+
+# The regions every seat sees alike, rendered once per table version and process: four
+# sockets of a table (and every spectator) are told of each version, and they all show it.
+_SHARED_KEPT = 512
+_shared_lock = threading.Lock()
+_shared: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+
+def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:
+    key = (code, version)
+    with _shared_lock:
+        html = _shared.get(key)
+    if html is None:
+        public = view_for(game, None)  # built from no seat's view, so it holds no hand
+        shared = render.shared_context(public, context["names"])
+        html = render_to_string("games/partials/shared_regions.html", shared)
+        with _shared_lock:
+            _shared[key] = html
+            while len(_shared) > _SHARED_KEPT:
+                _shared.popitem(last=False)
+    return html
 
 
 def screen(
     code: str,
     token: str | None,
     version: int | None = None,
+    revision: int | None = None,
     *,
     host_token: str = "",
     with_sheet: bool = False,
+    shared: bool = True,
 ) -> Screen | None:
     """What the seat of ``token`` sees (a spectator without one) at ``version`` (default:
-    the newest); None for no such table.
+    the newest); None for no such table. ``shared`` off leaves out the context of the
+    regions all seats share (a socket gets those already rendered, from the cache).
 
     The score sheet is the costliest region, so it is rendered only when asked for (a page
     load, a socket's first view) and while a round is over, when its scores change: never
     on an ordinary move, which a hundred busy tables make many of a second.
     """
-    table = Table.objects.filter(code=code).first()
-    if table is None:
+    found = _table_at(code, revision)
+    if found is None:
         return None
-    seats = list(table.seats.all())
+    table, seats = found
     me = next((s for s in seats if token and s.token == token), None)
     shown = table.version if version is None else min(version, table.version)
     game = movelog.game_of(table, shown)
@@ -94,8 +156,8 @@ def screen(
         game_data["log"] = game_data["log"][-RECENT_MOVES:]
         game_data["over"] = game.is_over
         data["game"] = game_data
-    context = render.screen_context(table, seats, me, game, view)
+    context = render.screen_context(table, seats, me, game, view, shared=shared)
     context["is_host"] = bool(host_token) and host_token == table.host_token
-    if table.match is not None and (with_sheet or (view is not None and view.round_over)):
+    if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
         context["sheet"] = render.sheet_context(table.match)
-    return Screen(data, context)
+    return Screen(data, context, game if view is not None else None)

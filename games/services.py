@@ -85,7 +85,7 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
         seat = TableSeat.objects.create(
             table=table, position=_free(table, seats, position), name=name
         )
-    live.table_changed(table.code, table.version)
+        _announce(table)
     return seat
 
 
@@ -106,7 +106,7 @@ def add_bot(code: str, host_token: str, level: str, position: int | None = None)
             kind=TableSeat.Kind.BOT,
             bot_level=level,
         )
-    live.table_changed(table.code, table.version)
+        _announce(table)
     return seat
 
 
@@ -121,7 +121,7 @@ def remove_seat(code: str, host_token: str, position: int) -> None:
         deleted, _ = table.seats.filter(position=position).delete()
         if not deleted:
             raise Refused(f"Seat {position + 1} is already free.")
-    live.table_changed(table.code, table.version)
+        _announce(table)
 
 
 def start(code: str, host_token: str) -> Outcome:
@@ -233,7 +233,7 @@ def ready(code: str, token: str) -> Outcome | None:
             seat.save(update_fields=["ready_for"])
         waiting = [s for s in table.seats.all() if _waited_for(s, upcoming)]
         if waiting:
-            live.table_changed(table.code, table.version)
+            _announce(table)
             return None
         return _deal_next(table, game)
 
@@ -284,7 +284,7 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
             raise Refused("Only a person's seat can be handed to a bot.")
         seat.stand_in = level
         seat.save(update_fields=["stand_in"])
-    live.table_changed(table.code, table.version)
+        _announce(table)
 
 
 def connect(code: str, token: str | None, channel: str) -> tuple[TableSeat | None, str]:
@@ -300,14 +300,15 @@ def connect(code: str, token: str | None, channel: str) -> tuple[TableSeat | Non
         seat.channel_name = channel
         seat.stand_in = ""
         seat.save(update_fields=["channel_name", "stand_in"])
-    live.table_changed(table.code, table.version)
+        _announce(table)
     return seat, replaced
 
 
 def disconnect(code: str, channel: str) -> None:
-    if TableSeat.objects.filter(table__code=code, channel_name=channel).update(channel_name=""):
-        table = Table.objects.get(code=code)
-        live.table_changed(table.code, table.version)
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(code=code).first()
+        if table is not None and table.seats.filter(channel_name=channel).update(channel_name=""):
+            _announce(table)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -336,8 +337,17 @@ def _commit(table: Table, lines: list[dict], game: Game) -> None:
             table.next_round_at = timezone.now() + timedelta(seconds=settings.NEXT_ROUND_COUNTDOWN)
     elif any(line["type"] == "deal" for line in lines):
         table.next_round_at = None
+    table.revision += 1
     movelog.append(table, lines, game)
-    live.table_changed(table.code, table.version)
+    live.table_changed(table.code, table.version, table.revision)
+
+
+def _announce(table: Table) -> None:
+    """A change every screen shows but the game does not (a seat, who is here, who is
+    ready): a new revision, announced after the commit at the same game version."""
+    table.revision += 1
+    table.save(update_fields=["revision", "updated_at"])
+    live.table_changed(table.code, table.version, table.revision)
 
 
 def _bot_on_turn(table: Table, game: Game | None, seats: dict | None = None) -> bool:

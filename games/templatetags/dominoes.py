@@ -1,5 +1,6 @@
 """Dominoes drawn as SVG in templates (the drawing itself is games/dominoes.py).
 
+``{% domino_sprite %}`` goes once in every page that shows dominoes (base.html has it);
 ``{% domino 9 9 %}`` draws a domino lying flat; ``{% laid tile %}`` draws a tile as it lies
 in a train, a double crosswise; ``{% standing tile %}`` draws a tile of a hand, upright.
 """
@@ -31,3 +32,9 @@ def laid(pair: Sequence[int]) -> SafeString:
 def standing(pair: Sequence[int]) -> SafeString:
     """A tile in a hand, upright, high end on top."""
     return dominoes.svg(max(pair), min(pair), True)
+
+
+@register.simple_tag
+def domino_sprite() -> SafeString:
+    """The numbers every domino on the page draws from: once per page, before any domino."""
+    return dominoes.sprite()

@@ -144,6 +144,7 @@
       old.replaceWith(region)
       if (window.htmx) window.htmx.process(region)
     })
+    arrangeBoard()
     restoreScroll(kept)
     if (!dock() || dock().dataset.buildLine === undefined) line = null
     if (picked && !handTile(picked)) picked = null
@@ -151,6 +152,23 @@
     showRoundCard()
     tick()
     restoreFocus(focus)
+  }
+
+  // The server sends every seat the same board, in table order; this seat's train goes
+  // first, then the public trains, then the others in seat order from this seat's.
+  function arrangeBoard () {
+    var board = document.getElementById('table-board')
+    if (!board || !view.game) return
+    var me = view.seat === null ? 0 : view.seat
+    var players = view.game.players
+    function rank (lane) {
+      if (lane.dataset.owner === undefined) return 1
+      var owner = Number(lane.dataset.owner)
+      return owner === view.seat ? 0 : 2 + (owner - me + players) % players
+    }
+    var lanes = Array.prototype.slice.call(board.querySelectorAll('.lane'))
+    lanes.forEach(function (lane) { lane.classList.toggle('lane--mine', rank(lane) === 0) })
+    lanes.sort(function (a, b) { return rank(a) - rank(b) }).forEach(function (lane) { board.appendChild(lane) })
   }
 
   function scrollState () {
@@ -533,6 +551,7 @@
 
   // -- start -----------------------------------------------------------------------------
 
+  arrangeBoard()
   restoreScroll({ rows: {} })
   drawLine()
   tick()

@@ -33,7 +33,7 @@ def fresh_channel_layer() -> None:
 
 
 @pytest.fixture(autouse=True)
-async def stop_table_tasks():
+async def stop_table_tasks(request):
     """Around each test: a channel layer of its own; afterwards, stop the bots and countdowns
     it started, and close the database connections of the thread that consumers use, so
     PostgreSQL can drop the test database."""
@@ -45,7 +45,8 @@ async def stop_table_tasks():
     await asyncio.gather(*tasks, return_exceptions=True)
     runner._bot_loops.clear()  # noqa: SLF001
     runner._countdowns.clear()  # noqa: SLF001
-    await database_sync_to_async(connections.close_all)()
+    if request.node.get_closest_marker("django_db"):
+        await database_sync_to_async(connections.close_all)()
 
 
 def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, start=True):

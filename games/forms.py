@@ -21,7 +21,9 @@ from games.engine.rules import (
     MIN_PLAYERS,
     OUT_SCORES,
     PRESET_DESCRIPTIONS,
+    PRESET_NAMES,
     PRESETS,
+    VALUE_WORDS,
     VARIANTS,
     Rules,
     RulesError,
@@ -50,28 +52,15 @@ MORE_RULES = (
     "double_penalty",
     "out_score",
 )
-PRESET_NAMES = {
-    "standard": "Standard",
-    "family": "Family",
-    "short": "Short evening",
-    "one_tile": "One tile a turn",
-    "no_public_train": "No public train",
-    "chicken_foot": "Chicken Foot",
-    "cuban": "Cuban Train",
-}
-WORDS = {
-    "first_turn": {"line": "A line of tiles on your own train", "one_tile": "One tile"},
-    "double_scope": {"table": "The whole table", "own_train": "Its own train only"},
-    "variant": {
-        "standard": "Mexican Train",
-        "chicken_foot": "Chicken Foot",
-        "cuban": "Cuban Train",
-    },
-}
 
 
 def _choices(setting: str, values: tuple[Any, ...]) -> list[tuple[str, str]]:
-    return [(str(v), WORDS.get(setting, {}).get(v, str(v))) for v in values]
+    words = VALUE_WORDS.get(setting, {})
+    return [(str(v), _sentence(str(words.get(v, v)))) for v in values]
+
+
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 class TableForm(forms.Form):

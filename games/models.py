@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import secrets
 
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
 
 NAME_LENGTH = 40
 BOT_LEVELS = ("random", "greedy", "strategic")
@@ -33,17 +33,6 @@ def new_seat_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
-
-
-def default_rules() -> dict:
-    return Rules().to_dict()
-
-
-def validate_rules(value: object) -> None:
-    try:
-        Rules.from_dict(value)  # type: ignore[arg-type]
-    except (RulesError, TypeError) as error:
-        raise ValidationError(f"Invalid rules: {error}") from error
 
 
 class Table(models.Model):

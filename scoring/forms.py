@@ -19,6 +19,7 @@ from games.engine.rules import (
     LABELS,
     MAX_PLAYERS,
     OUT_SCORES,
+    PRESET_NAMES,
     PRESETS,
     Rules,
     RulesError,
@@ -33,16 +34,6 @@ from .services import HOUSE_RULES, setting_shown
 ON_OFF = [("on", "On"), ("off", "Off")]
 PENALTIES = range(0, 101, 5)
 FIRST_PLAYERS = 4  # name fields shown at once; the rest fold away on a phone
-# The engine names its presets by key and describes them; these are the names people read.
-PRESET_NAMES = {
-    "standard": "Standard",
-    "family": "Family",
-    "short": "Short evening",
-    "one_tile": "One tile a turn",
-    "no_public_train": "No public train",
-    "chicken_foot": "Chicken Foot",
-    "cuban": "Cuban Train",
-}
 
 
 def _on(value: str) -> bool:
@@ -82,9 +73,7 @@ class MatchForm(forms.Form):
     )
     preset = forms.ChoiceField(
         label="Preset",
-        choices=[
-            (key, PRESET_NAMES.get(key, key.replace("_", " ").capitalize())) for key in PRESETS
-        ],
+        choices=[(key, PRESET_NAMES[key]) for key in PRESETS],
         initial="standard",
     )
     rounds = forms.TypedChoiceField(

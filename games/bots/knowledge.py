@@ -18,6 +18,8 @@ from games.engine.tiles import Tile, full_set
 
 @dataclass(frozen=True)
 class Knowledge:
+    """What one seat knows, worked out afresh from each view (it is cheap)."""
+
     unseen: frozenset[Tile]  # in other hands or the boneyard
     lacking: tuple[frozenset[int], ...]  # per seat: numbers it is known not to hold
     unseen_counts: dict[int, int]  # number: how many unseen tiles carry it

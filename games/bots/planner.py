@@ -15,7 +15,8 @@ and three facts make an exact search fast:
   tiles (Euler). So the best line is the whole reachable hand minus the fewest, then
   lightest, tiles that fix the parities and keep it connected. Ignoring connectivity, the
   tiles to leave out are a cheapest *T-join*: shortest paths pairing the odd numbers,
-  found with Dijkstra and a tiny matching. That is an exact bound, and usually the answer.
+  found breadth first and paired by a tiny exact matching. That is an exact bound, and
+  usually the answer.
 * When leaving those tiles out cuts the hand in pieces, a branch and bound decides, one
   tile at a time, whether the tile stays in the line or out, best bound first.
 

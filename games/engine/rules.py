@@ -233,6 +233,16 @@ PRESETS: dict[str, Rules] = {
     "cuban": Rules(variant="cuban"),
 }
 
+PRESET_NAMES: dict[str, str] = {
+    "standard": "Standard",
+    "family": "Family",
+    "short": "Short evening",
+    "one_tile": "One tile a turn",
+    "no_public_train": "No public train",
+    "chicken_foot": "Chicken Foot",
+    "cuban": "Cuban Train",
+}
+
 PRESET_DESCRIPTIONS: dict[str, str] = {
     "standard": "Every rule at its default: 13 rounds, doubles covered, first-turn lines.",
     "family": "The double-blank costs 50, and laying a double earns another play.",
@@ -275,8 +285,8 @@ LABELS: dict[str, str] = {
     "out_score": "The player who goes out scores",
 }
 
-_VALUE_WORDS: dict[str, dict[Any, str]] = {
-    "first_turn": {"line": "a line of tiles", "one_tile": "one tile"},
+VALUE_WORDS: dict[str, dict[Any, str]] = {
+    "first_turn": {"line": "a line of tiles on your own train", "one_tile": "one tile"},
     "double_scope": {"table": "the whole table", "own_train": "its own train only"},
     "variant": {
         "standard": "Mexican Train",
@@ -296,4 +306,4 @@ def describe(setting: str, value: Any) -> str:
     if value is None:
         default = {"rounds": "one per double", "hand_size": "by the number of players"}[setting]
         return f"{label}: {default}"
-    return f"{label} {_VALUE_WORDS.get(setting, {}).get(value, value)}"
+    return f"{label} {VALUE_WORDS.get(setting, {}).get(value, value)}"

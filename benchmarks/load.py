@@ -13,7 +13,7 @@ moment every seat of that table holds the new view. It prints actions per second
 latency's median, 95th and 99th percentiles for each number of tables, the capacity (the
 most tables whose 99th percentile stays under 100 ms), and, in the same run, the floor: a
 trivial echo consumer through the same stack (config/echo.py) with as many sockets at the
-same pace. --profile samples the busiest daphne with py-spy at the ladder's 100-table step.
+same pace. --profile N samples the first daphne with py-spy at the ladder's N-table step.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """
@@ -66,7 +66,8 @@ def environment(mode: str, workdir: Path) -> dict[str, str]:
         "BOT_TURN_DELAY": "0",
         "NEXT_ROUND_COUNTDOWN": "3600",
         "LOAD_TEST_ECHO": "1",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        **({"PYTHONASYNCIODEBUG": "1"} if os.environ.get("LOAD_ASYNCIO_DEBUG") else {}),
     }
     if MODES[mode]["database"] == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'load.sqlite3'}"
@@ -172,6 +173,24 @@ class Step:
     latencies: list[float] = field(default_factory=list)  # ms
     errors: int = 0
     started: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # share of one core while measured
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure_cpu(step: Step, pids: list[int], seconds: float) -> None:
+    """How busy the servers and this load generator were during the measured seconds."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(max(0.0, step.started - loop.time()))
+    servers, client = [cpu_seconds(p) for p in pids], time.process_time()
+    await asyncio.sleep(seconds)
+    for i, (pid, before) in enumerate(zip(pids, servers, strict=True)):
+        step.cpu[f"server{i + 1}"] = round((cpu_seconds(pid) - before) / seconds, 2)
+    step.cpu["client"] = round((time.process_time() - client) / seconds, 2)
 
 
 class Seat:
@@ -267,7 +286,9 @@ def choose(view: dict) -> dict:
     return message
 
 
-async def game_step(tables: list[dict], urls: list[str], seconds: float, pace: float) -> Step:
+async def game_step(
+    tables: list[dict], urls: list[str], seconds: float, pace: float, pids: list[int]
+) -> Step:
     step = Step()
     loop = asyncio.get_running_loop()
     players = [Table(t["code"], t["tokens"], urls, step) for t in tables]
@@ -275,14 +296,18 @@ async def game_step(tables: list[dict], urls: list[str], seconds: float, pace: f
     start = loop.time()
     step.started = start + WARM_UP
     stop = step.started + seconds
+    cpu = asyncio.create_task(measure_cpu(step, pids, seconds))
     await asyncio.gather(*(p.play(pace, stop) for p in players))
+    await cpu
     for task in sockets:
         task.cancel()
     await asyncio.gather(*sockets, return_exceptions=True)
     return step
 
 
-async def echo_step(count: int, urls: list[str], seconds: float, pace: float) -> Step:
+async def echo_step(
+    count: int, urls: list[str], seconds: float, pace: float, pids: list[int]
+) -> Step:
     """The floor: groups of four echo sockets, one message a second per group."""
     import websockets
 
@@ -314,7 +339,9 @@ async def echo_step(count: int, urls: list[str], seconds: float, pace: float) ->
             await s.close()
 
     step.started = loop.time() + WARM_UP
+    cpu = asyncio.create_task(measure_cpu(step, pids, seconds))
     await asyncio.gather(*(group(n) for n in range(count)))
+    await cpu
     return step
 
 
@@ -324,7 +351,8 @@ async def echo_step(count: int, urls: list[str], seconds: float, pace: float) ->
 def summary(step: Step, seconds: float) -> dict:
     lat = sorted(step.latencies)
     if len(lat) < 2:
-        return {"actions_per_s": 0, "median": None, "p95": None, "p99": None, "errors": step.errors}
+        return {"actions_per_s": 0, "median": None, "p95": None, "p99": None,
+                "errors": step.errors, "cpu": step.cpu}  # fmt: skip
     cuts = statistics.quantiles(lat, n=100, method="inclusive")
     return {
         "actions_per_s": round(len(lat) / seconds, 1),
@@ -332,16 +360,18 @@ def summary(step: Step, seconds: float) -> dict:
         "p95": round(cuts[94], 1),
         "p99": round(cuts[98], 1),
         "errors": step.errors,
+        "cpu": step.cpu,
     }
 
 
 def profile(server: Server, seconds: float, out: Path) -> list[tuple[str, float]]:
     """Sample the server with py-spy; the share of samples in each of our functions and in
     the main libraries, inclusive."""
-    raw = out.with_suffix(".txt")
+    raw = Path(tempfile.gettempdir()) / f"{out.name}-{server.port}.txt"
     subprocess.run(
-        ["py-spy", "record", "--pid", str(server.process.pid), "--duration", str(int(seconds)),
-         "--format", "raw", "--output", str(raw), "--nonblocking"],
+        [str(Path(sys.executable).with_name("py-spy")), "record", "--gil", "--nonblocking",
+         "--pid", str(server.process.pid), "--duration", str(int(seconds)),
+         "--format", "raw", "--output", str(raw)],
         check=True, capture_output=True,
     )  # fmt: skip
     totals: collections.Counter[str] = collections.Counter()
@@ -365,13 +395,15 @@ LIBRARIES = ("django/template", "django/db", "channels_redis", "channels", "daph
 
 def _bucket(name: str, where: str) -> str | None:
     """Our own functions by file and name; the libraries by package."""
-    path = where.split(":")[0]
-    if path.startswith(str(ROOT)) and "site-packages" not in path:
-        return f"{Path(path).relative_to(ROOT)}:{name}"
+    path = where.split(":")[0].removeprefix(f"{ROOT}/")
+    if not path.startswith("/") and path.split("/")[0] in ("games", "scoring", "config"):
+        return f"{path}:{name}"
     return next((lib for lib in LIBRARIES if f"/{lib}/" in path), None)
 
 
-def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_profile: bool) -> dict:
+def run_mode(
+    mode: str, ladder: list[int], seconds: float, pace: float, profile_at: int | None
+) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{mode}-"))
     env = environment(mode, workdir)
     print(f"\n== {mode}: preparing", flush=True)
@@ -379,19 +411,20 @@ def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_pro
     tables = make_tables(env, max(ladder))
     servers = [Server(env, workdir) for _ in range(MODES[mode]["processes"])]
     urls = [f"ws://127.0.0.1:{s.port}" for s in servers]
+    pids = [s.process.pid for s in servers]
     rows, capacity, failures = [], 0, 0
     try:
         for count in ladder:
             print(f"   {count} tables…", flush=True)
             profiled = None
-            if want_profile and count == 100:
+            if count == profile_at:
                 profiled = asyncio.run(
-                    _profiled_step(tables[:count], urls, seconds, pace, servers[0], workdir)
+                    _profiled_step(tables[:count], urls, seconds, pace, servers, workdir)
                 )
                 game, prof = profiled
             else:
-                game = asyncio.run(game_step(tables[:count], urls, seconds, pace))
-            echo = asyncio.run(echo_step(count, urls, seconds, pace))
+                game = asyncio.run(game_step(tables[:count], urls, seconds, pace, pids))
+            echo = asyncio.run(echo_step(count, urls, seconds, pace, pids))
             row = {"tables": count, "game": summary(game, seconds), "echo": summary(echo, seconds)}
             if profiled:
                 row["profile"] = prof
@@ -405,13 +438,14 @@ def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_pro
                 if failures >= 2:
                     break
     except Exception:
-        for server in servers:
+        for server in servers:  # what the servers said before the benchmark failed
             print(f"--- {server.log.name}:\n" + Path(server.log.name).read_text()[-3000:])
         raise
     finally:
         for server in servers:
             server.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        if not os.environ.get("LOAD_KEEP"):
+            shutil.rmtree(workdir, ignore_errors=True)
     return {
         "mode": mode,
         "processes": MODES[mode]["processes"],
@@ -420,10 +454,11 @@ def run_mode(mode: str, ladder: list[int], seconds: float, pace: float, want_pro
     }
 
 
-async def _profiled_step(tables, urls, seconds, pace, server, workdir):
-    task = asyncio.create_task(game_step(tables, urls, seconds, pace))
+async def _profiled_step(tables, urls, seconds, pace, servers, workdir):
+    pids = [s.process.pid for s in servers]
+    task = asyncio.create_task(game_step(tables, urls, seconds, pace, pids))
     await asyncio.sleep(WARM_UP + 1)
-    prof = await asyncio.to_thread(profile, server, seconds - 2, workdir / "profile")
+    prof = await asyncio.to_thread(profile, servers[0], seconds - 2, workdir / "profile")
     return await task, prof
 
 
@@ -433,7 +468,7 @@ def main() -> None:
     parser.add_argument("--ladder", default="25,50,75,100,125,150,200,250")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--pace", type=float, default=1.0, help="actions a second per table")
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", type=int, metavar="TABLES", help="py-spy at this step")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--make-tables", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -445,14 +480,14 @@ def main() -> None:
         run_mode(mode, ladder, args.seconds, args.pace, args.profile)
         for mode in args.modes.split(",")
     ]
-    print("\nmode        procs tables  actions/s  median   p95    p99  | echo median  p99")
+    print("\nmode        procs tables  actions/s  median   p95    p99  | echo median  p99 | cpu")
     for result in results:
         for row in result["steps"]:
             g, e = row["game"], row["echo"]
             print(
                 f"{result['mode']:<11} {result['processes']:>5} {row['tables']:>6} "
                 f"{g['actions_per_s']:>10} {g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
-                f"{e['median']!s:>10} {e['p99']!s:>6}"
+                f"{e['median']!s:>10} {e['p99']!s:>6} | {g['cpu']}"
             )
         print(f"{result['mode']}: capacity {result['capacity']} tables (p99 < {LIMIT_MS:.0f} ms)")
     if args.json:

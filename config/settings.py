@@ -104,7 +104,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                 },
             }
         }
-    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {"default": {"BACKEND": "config.layers.RationedInMemoryChannelLayer"}}
 
 
 ENV = os.environ

@@ -9,6 +9,8 @@ view, so a socket that missed a message heals with the next one.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -19,6 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import live, runner, screens, services, sessions
 from .db import db
 from .intents import BadMessage, parse
+from .movelog import NotCached
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
 REPLACED = 4409
@@ -28,6 +31,21 @@ FLOOD = 4429
 MAX_MESSAGE = 8_192  # bytes; the longest legal line is well under 2 KB
 BURST = 30  # messages a socket may send at once...
 RATE = 10.0  # ...and per second after that
+
+
+# Reads in flight, by table and revision: every socket of a table is told of a change at
+# once, and the first to ask reads the table for all of them (the others wait for it).
+_reads: dict[tuple[str, int], asyncio.Future] = {}
+
+
+async def _read_once(code: str, version: int | None, revision: int) -> None:
+    key = (code, revision)
+    read = _reads.get(key)
+    if read is None:
+        read = asyncio.ensure_future(db(screens.read)(code, version, revision))
+        _reads[key] = read
+        read.add_done_callback(lambda _: _reads.pop(key, None))
+    await asyncio.shield(read)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -137,15 +155,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self, version: int | None = None, revision: int | None = None, with_sheet: bool = False
     ) -> None:
         """This seat's view at a version and revision (default: the newest); the score sheet
-        region only when asked (on connect), or while a round is over (screens.screen)."""
-        payload = await db(screens.payload)(
-            self.code,
-            self.token,
-            version,
-            revision,
-            host_token=self.host_token,
-            with_sheet=with_sheet,
-        )
+        region only when asked (on connect), or while a round is over (screens.screen).
+        Built right here when this process already holds what it shows (no database, no
+        thread), else in a worker thread."""
+        ask = {"host_token": self.host_token, "with_sheet": with_sheet}
+        args = (self.code, self.token, version, revision)
+        payload = None
+        if revision is not None:  # told of a change: one read serves every socket here
+            with contextlib.suppress(NotCached):
+                await _read_once(self.code, version, revision)
+                payload = screens.payload(*args, **ask, cached_only=True)
+        if payload is None:
+            payload = await db(screens.payload)(*args, **ask)
         await self._send(payload)
 
     async def _error(self, code: str, message: str) -> None:

@@ -7,9 +7,7 @@ through the channel layer, and a socket that missed a message heals with the nex
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
+from config import broadcast
 
 
 def group_name(code: str) -> str:
@@ -17,14 +15,8 @@ def group_name(code: str) -> str:
 
 
 def table_changed(code: str, version: int, revision: int) -> None:
-    """Tell every socket of the table to send its seat the view at ``version`` (the game)
-    and ``revision`` (everything else on the screen), after the surrounding transaction
-    commits (at once outside one)."""
-
-    def send() -> None:
-        async_to_sync(get_channel_layer().group_send)(
-            group_name(code),
-            {"type": "table.changed", "version": version, "revision": revision},
-        )
-
-    transaction.on_commit(send)
+    """Tell every socket of the table, once committed, to send its seat the view at
+    ``version`` (the game) and ``revision`` (everything else on the screen)."""
+    broadcast.after_commit(
+        group_name(code), {"type": "table.changed", "version": version, "revision": revision}
+    )

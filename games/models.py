@@ -55,6 +55,9 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Commits that changed the game; views carry it."
     )
+    move_count = models.PositiveIntegerField(
+        default=0, help_text="Lines in the move log: the number of the last one."
+    )
     revision = models.PositiveIntegerField(
         default=0,
         help_text="Changes anybody can see (the game, the seats, who is here); screens are "

@@ -29,14 +29,21 @@ _lock = threading.Lock()
 _known: dict[str, OrderedDict[int, Game | None]] = {}  # table code -> {version: game}
 
 
-def game_of(table: Table, version: int | None = None) -> Game | None:
+class NotCached(LookupError):
+    """Asked for what this process has not read yet, where the database may not be used."""
+
+
+def game_of(table: Table, version: int | None = None, *, cached_only: bool = False) -> Game | None:
     """The table's game at ``version`` (default: the table's current version); None before
-    the match starts. Versions newer than the table's are not asked for."""
+    the match starts. Versions newer than the table's are not asked for. ``cached_only``
+    raises :class:`NotCached` rather than read the move log."""
     version = table.version if version is None else min(version, table.version)
     with _lock:
         known = _known.get(table.code, OrderedDict())
         if version in known:
             return known[version]
+        if cached_only:
+            raise NotCached(f"table {table.code} at version {version}")
         start = max((v for v in known if v < version), default=None)
         base = known[start] if start is not None else None
     moves = Move.objects.filter(table=table, version__lte=version).order_by("number")
@@ -53,14 +60,14 @@ def game_of(table: Table, version: int | None = None) -> Game | None:
 
 def append(table: Table, records: Sequence[dict[str, Any]], game: Game) -> None:
     """Write ``records`` as the next lines of the log under a new table version (saving the
-    table), and remember ``game``, the state they lead to, once the transaction commits."""
+    table, which the caller has locked), and remember ``game``, the state they lead to,
+    once the transaction commits."""
     table.version += 1
-    last = Move.objects.filter(table=table).order_by("-number").values_list("number", flat=True)
-    number = last.first() or 0
     Move.objects.bulk_create(
-        Move(table=table, number=number + i, version=table.version, record=record)
+        Move(table=table, number=table.move_count + i, version=table.version, record=record)
         for i, record in enumerate(records, 1)
     )
+    table.move_count += len(records)
     table.save()
     code, version = table.code, table.version
     transaction.on_commit(lambda: _remember(code, version, game))

@@ -147,6 +147,7 @@ def import_record(text: str, *, by: str) -> Match:
             seed=game.seed,
             first_seat=game.first_seat,
             version=len(records),
+            move_count=len(records),
             match=match,
             imported=True,
         )

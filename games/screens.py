@@ -19,6 +19,7 @@ from games.engine import Game, view_for
 
 from . import movelog, render
 from .models import Table, TableSeat
+from .movelog import NotCached
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows
 
@@ -41,10 +42,22 @@ def payload(
     *,
     host_token: str = "",
     with_sheet: bool = False,
+    cached_only: bool = False,
 ) -> dict[str, Any]:
-    """The ``view`` message for one socket, with its regions as HTML (docs/protocol.md)."""
+    """The ``view`` message for one socket, with its regions as HTML (docs/protocol.md).
+
+    ``cached_only`` builds it from this process's caches alone, without the database, or
+    raises :class:`~games.movelog.NotCached`: a socket then needs no worker thread for the
+    three views out of four that another socket of the table has already read for."""
     found = screen(
-        code, token, version, revision, host_token=host_token, with_sheet=with_sheet, shared=False
+        code,
+        token,
+        version,
+        revision,
+        host_token=host_token,
+        with_sheet=with_sheet,
+        shared=False,
+        cached_only=cached_only,
     )
     if found is None:
         return {"type": "error", "code": "no_table", "message": "This table no longer exists."}
@@ -54,6 +67,15 @@ def payload(
     return {**found.data, "html": html}
 
 
+def read(code: str, version: int | None, revision: int) -> None:
+    """Read into this process's caches what the views at this revision show (the table, its
+    seats, the game at the version), so that every socket can then build its own view
+    without the database (``payload(..., cached_only=True)``)."""
+    found = _table_at(code, revision)
+    if found is not None:
+        movelog.game_of(found[0], version)
+
+
 # The table and its seats as they were at a revision, read once per process: every socket
 # of the table is told of each revision and would otherwise read the same two rows.
 _TABLES_KEPT = 512
@@ -61,7 +83,9 @@ _tables_lock = threading.Lock()
 _tables: OrderedDict[tuple[str, int], tuple[Table, list[TableSeat]]] = OrderedDict()
 
 
-def _table_at(code: str, revision: int | None) -> tuple[Table, list[TableSeat]] | None:
+def _table_at(
+    code: str, revision: int | None, cached_only: bool = False
+) -> tuple[Table, list[TableSeat]] | None:
     """The table and its seats, fresh from the database unless this process has already
     read them at ``revision`` or later (None: always fresh)."""
     if revision is not None:
@@ -69,6 +93,8 @@ def _table_at(code: str, revision: int | None) -> tuple[Table, list[TableSeat]] 
             found = _tables.get((code, revision))
         if found is not None:
             return found
+    if cached_only:
+        raise NotCached(f"table {code} at revision {revision}")
     table = Table.objects.filter(code=code).first()
     if table is None:
         return None
@@ -113,6 +139,7 @@ def screen(
     host_token: str = "",
     with_sheet: bool = False,
     shared: bool = True,
+    cached_only: bool = False,
 ) -> Screen | None:
     """What the seat of ``token`` sees (a spectator without one) at ``version`` (default:
     the newest); None for no such table. ``shared`` off leaves out the context of the
@@ -122,13 +149,13 @@ def screen(
     load, a socket's first view) and while a round is over, when its scores change: never
     on an ordinary move, which a hundred busy tables make many of a second.
     """
-    found = _table_at(code, revision)
+    found = _table_at(code, revision, cached_only)
     if found is None:
         return None
     table, seats = found
     me = next((s for s in seats if token and s.token == token), None)
     shown = table.version if version is None else min(version, table.version)
-    game = movelog.game_of(table, shown)
+    game = movelog.game_of(table, shown, cached_only=cached_only)
     view = None
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
@@ -159,5 +186,7 @@ def screen(
     context = render.screen_context(table, seats, me, game, view, shared=shared)
     context["is_host"] = bool(host_token) and host_token == table.host_token
     if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
+        if cached_only:
+            raise NotCached("the score sheet is read from the database")
         context["sheet"] = render.sheet_context(table.match)
     return Screen(data, context, game if view is not None else None)

@@ -10,8 +10,10 @@ is told the new version and renders its own seat's view. A refused action change
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from hmac import compare_digest
 
 from django.conf import settings
 from django.db import transaction
@@ -157,7 +159,8 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
     """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
     with transaction.atomic():
         table = _locked(code)
-        seat = _seat(table, token)
+        seats = {s.position: s for s in table.seats.all()}  # one read serves every check
+        seat = _seat_of(seats.values(), token)
         if table.status != Table.Status.PLAYING:
             raise Refused("The match is not being played: nothing can be moved now.")
         if intent.version != table.version:
@@ -170,7 +173,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
             seat.save(update_fields=["stand_in"])
         game = movelog.game_of(table)
         assert game is not None
-        names = _names(table)
+        names = {position: s.name for position, s in seats.items()}
         if game.round is None or game.round.result is not None:
             raise Refused("The round is over: press Ready for the next one.")
         if game.round.turn != seat.position:
@@ -188,7 +191,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
         _commit(table, lines, game)
-    return _outcome(table, game)
+    return _outcome(table, game, seats)
 
 
 def play_bot_turn(code: str) -> Outcome | None:
@@ -323,11 +326,8 @@ def _commit(table: Table, lines: list[dict], game: Game) -> None:
         and rnd.result is not None
         and any(line["type"] == "round_end" for line in lines)
     ):
-        seats = list(table.seats.order_by("position"))
-        hands = {
-            s.position: None if s.position == rnd.result.out_seat else rnd.result.hands[s.position]
-            for s in seats
-        }
+        out = rnd.result.out_seat
+        hands = {seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)}
         sheet.record_round(table.match, rnd.number, hands, by="the table")
         if game.is_over:
             table.status = Table.Status.FINISHED
@@ -362,14 +362,18 @@ def _waited_for(seat: TableSeat, upcoming: int) -> bool:
 
 
 def _locked(code: str) -> Table:
-    table = Table.objects.select_for_update().filter(code=code).first()
-    if table is None:
-        raise Refused("There is no table with that link: it may have been mistyped.")
-    return table
+    try:
+        return Table.objects.select_for_update().get(code=code)
+    except Table.DoesNotExist:
+        raise Refused("There is no table with that link: it may have been mistyped.") from None
 
 
 def _seat(table: Table, token: str) -> TableSeat:
-    seat = table.seats.filter(token=token).first() if token else None
+    return _seat_of(table.seats.all(), token)
+
+
+def _seat_of(seats: Iterable[TableSeat], token: str) -> TableSeat:
+    seat = next((s for s in seats if token and compare_digest(s.token, token)), None)
     if seat is None:
         raise Refused("You do not have a seat at this table: you can watch it as a spectator.")
     return seat

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from config import broadcast
 
 # The page regions a change can touch, each a partial with a stable id.
 SHEET = "sheet"
@@ -23,7 +22,7 @@ def group_name(match_id: int) -> str:
 
 
 def announce(match_id: int, parts: Iterable[str]) -> None:
-    """Tell every open sheet of the match to redraw ``parts``. Runs after commit."""
-    async_to_sync(get_channel_layer().group_send)(
+    """Tell every open sheet of the match, once committed, to redraw ``parts``."""
+    broadcast.after_commit(
         group_name(match_id), {"type": "sheet.changed", "parts": sorted(set(parts))}
     )

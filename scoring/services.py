@@ -12,7 +12,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -471,7 +470,7 @@ def _changed(match: Match, parts: Sequence[str]) -> None:
     if match.status != status:
         match.status = status
         match.save(update_fields=["status", "updated_at"])
-    transaction.on_commit(partial(live.announce, match.pk, parts))
+    live.announce(match.pk, parts)
 
 
 def _reason(error: RulesError) -> str:

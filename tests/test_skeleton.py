@@ -127,7 +127,7 @@ def test_nothing_set_means_sqlite_and_in_memory_layer():
     assert database["ENGINE"] == "django.db.backends.sqlite3"
     assert database["NAME"] == ROOT / "db.sqlite3"
     layer = project_settings.channel_layers({})["default"]
-    assert layer["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert layer["BACKEND"] == "config.layers.RationedInMemoryChannelLayer"
 
 
 def test_database_url_switches_to_postgresql():
@@ -157,7 +157,7 @@ def test_environment_switches_backends_at_startup():
     assert default.returncode == 0, default.stderr
     assert default.stdout.split() == [
         "django.db.backends.sqlite3",
-        "channels.layers.InMemoryChannelLayer",
+        "config.layers.RationedInMemoryChannelLayer",
     ]
     switched = run_python(
         PRINT_BACKENDS,

@@ -23,7 +23,17 @@ import pytest
 from django.conf import settings
 from django.db import connections
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+@pytest.fixture(scope="session", autouse=True)
+def allow_orm_beside_playwright():
+    """Playwright's sync API runs an event loop in the test thread, so Django would refuse
+    the ORM there. Allowed from the first browser test on (they run last, see
+    tests/conftest.py), never before: set at import, it would hide a consumer that touches
+    the database from async code in every other test."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
 
 STARTUP_TIMEOUT = 30  # seconds; daphne answers in about one
 SERVER_DB = "asgi_server"

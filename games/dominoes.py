@@ -61,33 +61,38 @@ def _pips(value: int) -> str:
 
 @lru_cache(maxsize=1)
 def sprite() -> SafeString:
-    """The ends of every number, once per page: each domino then shows two of them by
-    reference, which keeps a table screen of a hundred tiles a few kilobytes, not forty."""
+    """The faces and the ends of every number, once per page: each domino then shows them by
+    reference, which keeps a table screen of a hundred tiles a few kilobytes, not forty.
+    The faces take their fill and stroke from the ``use`` that shows them (CSS classes
+    ``domino__face``), so each page colours its dominoes its own way."""
+    h, w = HALF, 2 * HALF
+    faces = (
+        f'<g id="mt-face"><rect width="{w}" height="{h}" rx="3"/>'
+        f'<line x1="{h}" y1="3" x2="{h}" y2="{h - 3}"/></g>'
+        f'<g id="mt-face-v"><rect width="{h}" height="{w}" rx="3"/>'
+        f'<line x1="3" y1="{h}" x2="{h - 3}" y2="{h}"/></g>'
+    )
     ends = "".join(f'<g id="mt-end-{n}">{_pips(n)}</g>' for n in range(max(SUPPORTED_SETS) + 1))
     return mark_safe(  # noqa: S308 - built from numbers only
         '<svg class="domino-sprite" width="0" height="0" aria-hidden="true" '
-        f'style="position:absolute"><defs>{ends}</defs></svg>'
+        f'style="position:absolute"><defs>{faces}{ends}</defs></svg>'
     )
 
 
 @lru_cache(maxsize=1024)
 def svg(first: int, second: int, vertical: bool = False) -> SafeString:
     """A domino reading ``first`` then ``second`` (left to right, or top to bottom when
-    ``vertical``), drawing its ends from the page's sprite. The label reads high end first,
-    as players say it."""
+    ``vertical``), drawn from the page's sprite. The label reads high end first, as players
+    say it."""
     label = escape(f"{max(first, second)}-{min(first, second)}")
     if vertical:
-        width, height, x, y = HALF, 2 * HALF, 0, HALF
-        middle = f'<line x1="3" y1="{HALF}" x2="{HALF - 3}" y2="{HALF}"/>'
+        box, face, second_end = f"{HALF + 1} {2 * HALF + 1}", "mt-face-v", f'y="{HALF}"'
     else:
-        width, height, x, y = 2 * HALF, HALF, HALF, 0
-        middle = f'<line x1="{HALF}" y1="3" x2="{HALF}" y2="{HALF - 3}"/>'
+        box, face, second_end = f"{2 * HALF + 1} {HALF + 1}", "mt-face", f'x="{HALF}"'
     return mark_safe(  # noqa: S308 - built from numbers only
-        f'<svg class="domino{" domino--vertical" if vertical else ""}" '
-        f'viewBox="-0.5 -0.5 {width + 1} {height + 1}" role="img" aria-label="{label}">'
-        f'<rect class="domino__face" width="{width}" height="{height}" rx="3"/>'
-        f'<g class="domino__line">{middle}</g><use href="#mt-end-{first}"/>'
-        f'<use href="#mt-end-{second}" x="{x}" y="{y}"/></svg>'
+        f'<svg class="domino{" domino--vertical" if vertical else ""}" viewBox="-0.5 -0.5 {box}" '
+        f'role="img" aria-label="{label}"><use class="domino__face" href="#{face}"/>'
+        f'<use href="#mt-end-{first}"/><use href="#mt-end-{second}" {second_end}/></svg>'
     )
 
 

@@ -21,7 +21,7 @@ from games.engine import Game, Replayer
 
 from .models import Move, Table
 
-KEPT_VERSIONS = 16  # per table and process: enough for every socket to catch up in order
+KEPT_VERSIONS = 4  # per table and process: enough for its sockets to catch up in order
 
 _lock = threading.Lock()
 # Keyed by the table's code, which is never given to another table: a primary key can come

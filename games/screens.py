@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.template.loader import render_to_string
 
 from games.engine import Game, view_for
@@ -99,13 +100,25 @@ def _table_at(
     if table is None:
         return None
     found = (table, list(table.seats.all()))
+    _keep(found, table.revision)
+    if revision is not None:  # what is there now will do for an older revision too
+        _keep(found, revision)
+    return found
+
+
+def remember(table: Table, seats: list[TableSeat]) -> None:
+    """Keep the table and seats a service has just written, once it commits: this process's
+    sockets then need no read to show that revision."""
+    found = (table, sorted(seats, key=lambda s: s.position))
+    revision = table.revision
+    transaction.on_commit(lambda: _keep(found, revision))
+
+
+def _keep(found: tuple[Table, list[TableSeat]], revision: int) -> None:
     with _tables_lock:
-        _tables[(code, table.revision)] = found
-        if revision is not None:  # what is there now will do for an older revision too
-            _tables[(code, revision)] = found
+        _tables[(found[0].code, revision)] = found
         while len(_tables) > _TABLES_KEPT:
             _tables.popitem(last=False)
-    return found
 
 
 # The regions every seat sees alike, rendered once per table version and process: four

@@ -28,7 +28,7 @@ from games.engine.tiles import Tile
 from scoring import services as sheet
 from scoring.models import Match
 
-from . import live, movelog
+from . import live, movelog, screens
 from .intents import Intent
 from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
 
@@ -190,7 +190,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                     lines += written
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
-        _commit(table, lines, game)
+        _commit(table, lines, game, list(seats.values()))
     return _outcome(table, game, seats)
 
 
@@ -210,7 +210,7 @@ def play_bot_turn(code: str) -> Outcome | None:
         seat = seats[game.round.turn]
         bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
         game, lines = step(game, bot(view_for(game, seat.position)))
-        _commit(table, lines, game)
+        _commit(table, lines, game, list(seats.values()))
     return _outcome(table, game, seats)
 
 
@@ -317,9 +317,12 @@ def disconnect(code: str, channel: str) -> None:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _commit(table: Table, lines: list[dict], game: Game) -> None:
+def _commit(
+    table: Table, lines: list[dict], game: Game, seats: list[TableSeat] | None = None
+) -> None:
     """Append the lines, settle what the end of a round or match changes, and announce the
-    new version after the commit."""
+    new version after the commit; with the ``seats`` as they stand, this process's sockets
+    can then show the new version without reading the table again."""
     rnd = game.round
     if (
         rnd is not None
@@ -339,6 +342,8 @@ def _commit(table: Table, lines: list[dict], game: Game) -> None:
         table.next_round_at = None
     table.revision += 1
     movelog.append(table, lines, game)
+    if seats is not None:
+        screens.remember(table, seats)
     live.table_changed(table.code, table.version, table.revision)
 
 

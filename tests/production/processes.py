@@ -111,16 +111,18 @@ class SocketPlayer:
                 return message
 
     async def play(self, until=lambda view: view["game"]["round_over"]) -> dict:
-        """Play this seat's turns until ``until`` holds for a view (default: the round ends)."""
+        """Play this seat's turns until ``until`` holds for a view (default: the round ends),
+        starting from the last view this player was sent, as a page does after a reconnect."""
         acted: set[int] = set()
+        view = self.views[-1] if self.views else await self.next_view()
         while True:
-            view = await self.next_view()
             game = view["game"]
             if until(view):
                 return view
             if game["turn"] == view["seat"] and game["legal"] and view["version"] not in acted:
                 acted.add(view["version"])
                 await self.socket.send(json.dumps(intent(game["legal"][0], view["version"])))
+            view = await self.next_view()
 
     async def close(self) -> None:
         if self.socket is not None:

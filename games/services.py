@@ -415,10 +415,6 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def _names(table: Table) -> dict[int, str]:
-    return dict(table.seats.values_list("position", "name"))
-
-
 def _with_names(message: str, names: dict[int, str]) -> str:
     """The engine speaks of seat numbers; people speak of names."""
     return re.sub(r"\bseat (\d+)\b", lambda m: names.get(int(m[1]), m[0]), message)

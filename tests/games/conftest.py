@@ -14,6 +14,7 @@ from django.db import connections
 from config.asgi import application
 from games import runner, services
 from games.engine import Rules
+from tests.sockets import close_sockets, track_sockets
 
 ORIGIN = (b"origin", b"http://localhost")
 
@@ -33,12 +34,15 @@ def fresh_channel_layer() -> None:
 
 
 @pytest.fixture(autouse=True)
-async def stop_table_tasks(request):
-    """Around each test: a channel layer of its own; afterwards, stop the bots and countdowns
-    it started, and close the database connections of the thread that consumers use, so
-    PostgreSQL can drop the test database."""
+async def stop_table_tasks(request, monkeypatch):
+    """Around each test: a channel layer of its own; afterwards, disconnect every socket it
+    left open, stop the bots and countdowns it started, and close the database connections
+    of the thread that consumers use, so PostgreSQL can drop the test database (see
+    tests/sockets.py for why the sockets)."""
     fresh_channel_layer()
+    opened = track_sockets(monkeypatch)
     yield
+    await close_sockets(opened)
     tasks = [*runner._bot_loops.values(), *runner._countdowns.values()]  # noqa: SLF001
     for task in tasks:
         task.cancel()

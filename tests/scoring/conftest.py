@@ -9,6 +9,16 @@ import pytest
 from games.engine.rules import Rules
 from scoring import services
 from scoring.entries import OUT, EntryValue
+from tests.sockets import close_sockets, track_sockets
+
+
+@pytest.fixture(autouse=True)
+async def sockets_closed(monkeypatch):
+    """Every sheet socket a test opened is disconnected before its event loop ends."""
+    opened = track_sockets(monkeypatch)
+    yield
+    await close_sockets(opened)
+
 
 SEED_PLAYERS = ["Alice", "Ben", "Cara", "Dev"]
 

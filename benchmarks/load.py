@@ -13,7 +13,8 @@ moment every seat of that table holds the new view. It prints actions per second
 latency's median, 95th and 99th percentiles for each number of tables, the capacity (the
 most tables whose 99th percentile stays under 100 ms), and, in the same run, the floor: a
 trivial echo consumer through the same stack (config/echo.py) with as many sockets at the
-same pace. --profile N samples the first daphne with py-spy at the ladder's N-table step.
+same pace. --profile N samples the first daphne with py-spy (the `bench` extra) at the
+ladder's N-table step.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """
@@ -364,12 +365,15 @@ def summary(step: Step, seconds: float) -> dict:
     }
 
 
+PY_SPY = Path(sys.executable).with_name("py-spy")
+
+
 def profile(server: Server, seconds: float, out: Path) -> list[tuple[str, float]]:
     """Sample the server with py-spy; the share of samples in each of our functions and in
     the main libraries, inclusive."""
     raw = Path(tempfile.gettempdir()) / f"{out.name}-{server.port}.txt"
     subprocess.run(
-        [str(Path(sys.executable).with_name("py-spy")), "record", "--gil", "--nonblocking",
+        [str(PY_SPY), "record", "--gil", "--nonblocking",
          "--pid", str(server.process.pid), "--duration", str(int(seconds)),
          "--format", "raw", "--output", str(raw)],
         check=True, capture_output=True,
@@ -475,6 +479,8 @@ def main() -> None:
     if args.make_tables:
         _make_tables_here(args.make_tables)
         return
+    if args.profile and not PY_SPY.exists():
+        parser.error(f"--profile needs py-spy at {PY_SPY}: pip install -e '.[bench]'")
     ladder = [int(n) for n in args.ladder.split(",")]
     results = [
         run_mode(mode, ladder, args.seconds, args.pace, args.profile)

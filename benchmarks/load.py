@@ -9,12 +9,13 @@ Redis in one or two), creates tables of four seats and connects four websocket p
 each, spread over the processes. Each table acts once a second (the tables out of step), the
 seat on turn playing a real move from its own view (the heaviest legal tile, as the greedy
 bot does, or draw/pass/done), and the benchmark times each action from its sending to the
-moment every seat of that table holds the new view. It prints actions per second and the
-latency's median, 95th and 99th percentiles for each number of tables, the capacity (the
-most tables whose 99th percentile stays under 100 ms), and, in the same run, the floor: a
-trivial echo consumer through the same stack (config/echo.py) with as many sockets at the
-same pace. --profile N samples the first daphne with py-spy (the `bench` extra) at the
-ladder's N-table step.
+moment every seat of that table holds the new view; the clock starts a few seconds after
+every socket has its first view (how long connecting took is printed too). It prints
+actions per second and the latency's median, 95th and 99th percentiles for each number of
+tables, the capacity (the most tables whose 99th percentile stays under 100 ms), and, in the
+same run, the floor: a trivial echo consumer through the same stack (config/echo.py) with as
+many sockets at the same pace. --profile N samples the first daphne with py-spy (the
+`bench` extra) at the ladder's N-table step.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """
@@ -173,8 +174,20 @@ class Pending:
 class Step:
     latencies: list[float] = field(default_factory=list)  # ms
     errors: int = 0
-    started: float = 0.0
+    connected: float = 0.0  # seconds until every socket had its first answer
+    started: float = 0.0  # when the measured seconds begin: WARM_UP after every socket is in
     cpu: dict[str, float] = field(default_factory=dict)  # share of one core while measured
+    measuring: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def all_connected(self, since: float) -> float:
+        """Every socket is in: the measured seconds start WARM_UP from now (the connecting
+        itself, a burst of views with their score sheets, is not what this measures).
+        Returns when they stop."""
+        now = asyncio.get_running_loop().time()
+        self.connected = round(now - since, 1)
+        self.started = now + WARM_UP
+        self.measuring.set()
+        return self.started
 
 
 def cpu_seconds(pid: int) -> float:
@@ -288,15 +301,20 @@ def choose(view: dict) -> dict:
 
 
 async def game_step(
-    tables: list[dict], urls: list[str], seconds: float, pace: float, pids: list[int]
+    tables: list[dict],
+    urls: list[str],
+    seconds: float,
+    pace: float,
+    pids: list[int],
+    step: Step | None = None,
 ) -> Step:
-    step = Step()
+    step = step or Step()
     loop = asyncio.get_running_loop()
     players = [Table(t["code"], t["tokens"], urls, step) for t in tables]
-    sockets = [asyncio.create_task(s.run()) for p in players for s in p.seats]
     start = loop.time()
-    step.started = start + WARM_UP
-    stop = step.started + seconds
+    sockets = [asyncio.create_task(s.run()) for p in players for s in p.seats]
+    await asyncio.gather(*(s.ready.wait() for p in players for s in p.seats))
+    stop = step.all_connected(since=start) + seconds
     cpu = asyncio.create_task(measure_cpu(step, pids, seconds))
     await asyncio.gather(*(p.play(pace, stop) for p in players))
     await cpu
@@ -316,12 +334,15 @@ async def echo_step(
     loop = asyncio.get_running_loop()
     tag = random.randrange(10**9)
 
-    async def group(n: int) -> None:
+    async def connect(n: int) -> list:
         sockets = []
         for i in range(4):
             url = f"{urls[i % len(urls)]}/ws/echo/{tag}-{n}/"
             origin = url.replace("ws://", "http://").split("/ws/")[0]
             sockets.append(await websockets.connect(url, origin=origin))
+        return sockets
+
+    async def group(sockets: list) -> None:
         await asyncio.sleep(random.random() / pace)
         tick = loop.time()
         while loop.time() < step.started + seconds:
@@ -339,9 +360,11 @@ async def echo_step(
         for s in sockets:
             await s.close()
 
-    step.started = loop.time() + WARM_UP
+    start = loop.time()
+    groups = await asyncio.gather(*(connect(n) for n in range(count)))
+    step.all_connected(since=start)
     cpu = asyncio.create_task(measure_cpu(step, pids, seconds))
-    await asyncio.gather(*(group(n) for n in range(count)))
+    await asyncio.gather(*(group(sockets) for sockets in groups))
     await cpu
     return step
 
@@ -353,7 +376,7 @@ def summary(step: Step, seconds: float) -> dict:
     lat = sorted(step.latencies)
     if len(lat) < 2:
         return {"actions_per_s": 0, "median": None, "p95": None, "p99": None,
-                "errors": step.errors, "cpu": step.cpu}  # fmt: skip
+                "errors": step.errors, "connect_s": step.connected, "cpu": step.cpu}  # fmt: skip
     cuts = statistics.quantiles(lat, n=100, method="inclusive")
     return {
         "actions_per_s": round(len(lat) / seconds, 1),
@@ -361,6 +384,7 @@ def summary(step: Step, seconds: float) -> dict:
         "p95": round(cuts[94], 1),
         "p99": round(cuts[98], 1),
         "errors": step.errors,
+        "connect_s": step.connected,
         "cpu": step.cpu,
     }
 
@@ -368,9 +392,12 @@ def summary(step: Step, seconds: float) -> dict:
 PY_SPY = Path(sys.executable).with_name("py-spy")
 
 
-def profile(server: Server, seconds: float, out: Path) -> list[tuple[str, float]]:
-    """Sample the server with py-spy; the share of samples in each of our functions and in
-    the main libraries, inclusive."""
+def profile(server: Server, seconds: float, out: Path) -> dict[str, list[tuple[str, float]]]:
+    """Sample the server with py-spy (only while it holds the GIL: busy time, not idle).
+    Returns two breakdowns, in per cent of the samples: ``ours``, our own functions
+    inclusive (a function and everything it calls), and ``self``, where the samples were
+    actually executing (the innermost frame), by area: the engine, the rest of our code,
+    Django's templates and ORM, Channels, daphne and Twisted, asyncio, json..."""
     raw = Path(tempfile.gettempdir()) / f"{out.name}-{server.port}.txt"
     subprocess.run(
         [str(PY_SPY), "record", "--gil", "--nonblocking",
@@ -378,31 +405,60 @@ def profile(server: Server, seconds: float, out: Path) -> list[tuple[str, float]
          "--format", "raw", "--output", str(raw)],
         check=True, capture_output=True,
     )  # fmt: skip
-    totals: collections.Counter[str] = collections.Counter()
+    return breakdown(raw.read_text())
+
+
+def breakdown(raw: str) -> dict[str, list[tuple[str, float]]]:
+    """The two breakdowns of py-spy's raw output (a line per stack: frames, then a count)."""
+    ours: collections.Counter[str] = collections.Counter()
+    areas: collections.Counter[str] = collections.Counter()
     samples = 0
-    for line in raw.read_text().splitlines():
+    for line in raw.splitlines():
         stack, _, count = line.rpartition(" ")
         n = int(count)
         samples += n
-        seen = set()
-        for frame in stack.split(";"):
-            name, _, where = frame.partition(" (")
-            key = _bucket(name, where)
-            if key and key not in seen:
-                seen.add(key)
-                totals[key] += n
-    return [(k, round(100 * v / samples, 1)) for k, v in totals.most_common(25)]
+        frames = [_frame(f) for f in stack.split(";")]
+        for key in {f"{path}:{name}" for name, path in frames if _area(path) == "our code"}:
+            ours[key] += n
+        areas[_area(frames[-1][1])] += n
+
+    def shares(counter, top):
+        return [(k, round(100 * v / samples, 1)) for k, v in counter.most_common(top)]
+
+    return {"ours": shares(ours, 20), "self": shares(areas, 15)}
 
 
-LIBRARIES = ("django/template", "django/db", "channels_redis", "channels", "daphne", "twisted")
+def _frame(frame: str) -> tuple[str, str]:
+    """A frame of py-spy's raw output, ``name (path:line)``, as (name, path): the path as
+    py-spy shortens it, relative to its package's directory (``django/db/...``)."""
+    name, _, where = frame.partition(" (")
+    return name, where.rsplit(":", 1)[0].removeprefix(f"{ROOT}/")
 
 
-def _bucket(name: str, where: str) -> str | None:
-    """Our own functions by file and name; the libraries by package."""
-    path = where.split(":")[0].removeprefix(f"{ROOT}/")
-    if not path.startswith("/") and path.split("/")[0] in ("games", "scoring", "config"):
-        return f"{path}:{name}"
-    return next((lib for lib in LIBRARIES if f"/{lib}/" in path), None)
+AREAS = (
+    ("games/engine/", "the engine"),
+    ("games/", "our code"),
+    ("scoring/", "our code"),
+    ("config/", "our code"),
+    ("django/template/", "Django templates"),
+    ("django/db/", "Django ORM"),
+    ("django/", "Django, other"),
+    ("channels_redis/", "channels-redis"),
+    ("redis/", "redis-py"),
+    ("channels/", "Channels"),
+    ("asgiref/", "asgiref"),
+    ("daphne/", "daphne, Twisted, autobahn"),
+    ("twisted/", "daphne, Twisted, autobahn"),
+    ("autobahn/", "daphne, Twisted, autobahn"),
+    ("asyncio/", "asyncio"),
+    ("json/", "json"),
+    ("sqlite3/", "sqlite3 (in C)"),
+    ("psycopg/", "psycopg"),
+)
+
+
+def _area(path: str) -> str:
+    return next((area for prefix, area in AREAS if path.startswith(prefix)), "other")
 
 
 def run_mode(
@@ -460,7 +516,9 @@ def run_mode(
 
 async def _profiled_step(tables, urls, seconds, pace, servers, workdir):
     pids = [s.process.pid for s in servers]
-    task = asyncio.create_task(game_step(tables, urls, seconds, pace, pids))
+    step = Step()
+    task = asyncio.create_task(game_step(tables, urls, seconds, pace, pids, step))
+    await step.measuring.wait()
     await asyncio.sleep(WARM_UP + 1)
     prof = await asyncio.to_thread(profile, servers[0], seconds - 2, workdir / "profile")
     return await task, prof
@@ -486,13 +544,17 @@ def main() -> None:
         run_mode(mode, ladder, args.seconds, args.pace, args.profile)
         for mode in args.modes.split(",")
     ]
-    print("\nmode        procs tables  actions/s  median   p95    p99  | echo median  p99 | cpu")
+    print(
+        "\nmode        procs tables  connect  actions/s  median   p95    p99  "
+        "| echo median  p99 | cpu"
+    )
     for result in results:
         for row in result["steps"]:
             g, e = row["game"], row["echo"]
             print(
                 f"{result['mode']:<11} {result['processes']:>5} {row['tables']:>6} "
-                f"{g['actions_per_s']:>10} {g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
+                f"{g['connect_s']:>7}s {g['actions_per_s']:>10} "
+                f"{g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
                 f"{e['median']!s:>10} {e['p99']!s:>6} | {g['cpu']}"
             )
         print(f"{result['mode']}: capacity {result['capacity']} tables (p99 < {LIMIT_MS:.0f} ms)")

@@ -1,0 +1,141 @@
+"""What one move of an online table costs the server, piece by piece, without sockets.
+
+    python benchmarks/move_cost.py [--tables 10] [--moves 300]
+
+On a fresh SQLite database in a temporary directory, it starts tables of four people and
+plays moves as the load benchmark's players do (the heaviest tile that plays, from the
+seat's own view), calling what a daphne process calls for each move: the service that
+applies it (``services.act``: the locked transaction, the engine, the move log; its
+announcement is collected, as a socket's call does, and not sent), then each
+of the four seats' views (``screens.payload``: the first one renders the regions all seats
+share, the other three reuse them) and its JSON encoding. It prints the median time of each
+piece per move, and the size of a view.
+
+benchmarks/load.py measures the whole stack under load; this one says where a move's time
+goes, with far less noise, so a change to a piece can be judged on its own. Wall-clock time
+in one thread: run it on a quiet machine, and compare figures from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PIECES = ("act", "first view", "three other views", "JSON, four views")
+
+
+def setup_django(workdir: Path) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{workdir / 'moves.sqlite3'}",
+        DEBUG="0",
+        SECRET_KEY="move-cost-benchmark-only",
+        BOT_TURN_DELAY="0",
+        NEXT_ROUND_COUNTDOWN="3600",
+    )
+    os.environ.pop("REDIS_URL", None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--moves", type=int, default=300, help="moves measured, in all")
+    args = parser.parse_args()
+    setup_django(Path(tempfile.mkdtemp(prefix="move-cost-")))
+
+    from config import broadcast
+    from games import services
+    from games.engine import Rules
+    from games.intents import parse
+    from games.models import Table
+    from games.screens import payload
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from load import choose  # the load benchmark's player: the same moves
+
+    tables = []
+    for _ in range(args.tables):
+        table, host = services.create_table(Rules(), 4, "Player 1")
+        tokens = [host.token] + [services.join(table.code, f"Player {i}").token for i in (2, 3, 4)]
+        services.start(table.code, table.host_token)
+        tables.append((table.code, tokens))
+
+    timings: dict[str, list[float]] = defaultdict(list)
+    views: dict[str, list[dict]] = {}
+
+    def move(code: str, tokens: list[str]) -> bool:
+        """One move at this table, timed piece by piece; False for a round's end (every seat
+        presses Ready, which is no move) or a finished match."""
+        seen = views.get(code) or [payload(code, token) for token in tokens]
+        game = max(seen, key=lambda v: v["version"])["game"]
+        if game["over"]:
+            return False
+        if game["round_over"]:
+            for token in tokens:
+                services.ready(code, token)
+            views.pop(code, None)
+            return False
+        seat = game["turn"]
+        t0 = time.perf_counter()
+        with broadcast.collected():  # as a socket calls it: the announcement is the loop's
+            services.act(code, tokens[seat], parse(choose(seen[seat])))
+        t1 = time.perf_counter()
+        table = Table.objects.get(code=code)  # what the announcement carries: not timed
+        new, spent = [], [t1 - t0, 0.0, 0.0, 0.0]
+        for i, token in enumerate(tokens):
+            a = time.perf_counter()
+            view = payload(code, token, table.version, table.revision)
+            b = time.perf_counter()
+            json.dumps(view, separators=(",", ":"))
+            c = time.perf_counter()
+            spent[1 if i == 0 else 2] += b - a
+            spent[3] += c - b
+            new.append(view)
+        views[code] = new
+        for piece, seconds in zip(PIECES, spent, strict=True):
+            timings[piece].append(seconds * 1000)
+        return True
+
+    for code, tokens in tables:  # warm up: templates compiled, caches filled
+        move(code, tokens)
+    timings.clear()
+    while len(timings["act"]) < args.moves:
+        before = len(timings["act"])
+        for code, tokens in tables:
+            move(code, tokens)
+        if len(timings["act"]) == before and all(
+            views.get(code) and views[code][0]["game"]["over"] for code, _ in tables
+        ):
+            break  # every match is over: more tables, or fewer moves
+
+    medians = {piece: statistics.median(timings[piece]) for piece in PIECES}
+    total = sum(medians.values())
+    print(f"{len(timings['act'])} moves at {args.tables} tables of four, SQLite, one thread\n")
+    print("| Piece of a move | Median ms | Share |")
+    print("|---|---|---|")
+    for piece, ms in medians.items():
+        print(f"| {piece} | {ms:.2f} | {100 * ms / total:.0f}% |")
+    print(f"| all | {total:.2f} | 100% |")
+    sample = views[tables[0][0]]
+    html = statistics.mean(len(v["html"]) for v in sample)
+    encoded = statistics.mean(len(json.dumps(v, separators=(",", ":"))) for v in sample)
+    print(f"\nA view: {encoded / 1024:.1f} KB of JSON, {html / 1024:.1f} KB of it HTML.")
+
+
+if __name__ == "__main__":
+    main()

@@ -46,3 +46,22 @@ def pytest_collection_modifyitems(items):
     consumers, async views) that ran after it would fail with "Runner.run() cannot be called
     from a running event loop". The sort is stable: other tests keep their order."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_session_left_on_the_test_database(request, django_db_blocker):
+    """On PostgreSQL, end the sessions that the tests' worker threads left open on the test
+    database before pytest-django drops it: a dropped database with a session still on it
+    is only a warning at the end of the run, but the next run then finds it still there."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+    request.getfixturevalue("django_db_setup")  # so that this ends before the database does
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -8,19 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.bots import LEVELS
-from games.engine import RulesError
 from games.simulate import play_match, random_rules
-
-
-def fitting_players(rules) -> list[int]:
-    fits = []
-    for players in range(2, 11):
-        try:
-            rules.hand_size_for(players)
-        except RulesError:
-            continue
-        fits.append(players)
-    return fits
+from tests.engine.strategies import fitting_players
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

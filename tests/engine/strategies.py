@@ -7,7 +7,7 @@ import random
 from hypothesis import strategies as st
 
 from games.engine import Rules, RulesError
-from games.engine.rules import VARIANTS
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
 
 @st.composite
@@ -37,17 +37,23 @@ def rules(draw, max_rounds: int = 2) -> Rules:
     )
 
 
+def fitting_players(rules: Rules) -> list[int]:
+    """The numbers of players whose hands the rules' set can deal."""
+    fits = []
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        try:
+            rules.hand_size_for(players)
+        except RulesError:
+            continue
+        fits.append(players)
+    return fits
+
+
 @st.composite
 def tables(draw, max_rounds: int = 2) -> tuple[Rules, int, int, random.Random]:
     """Rules, a number of players that fits them, a seed, and a random source for choices."""
     chosen = draw(rules(max_rounds))
-    fitting = []
-    for players in range(2, 11):
-        try:
-            chosen.hand_size_for(players)
-        except RulesError:
-            continue
-        fitting.append(players)
+    fitting = fitting_players(chosen)
     players = draw(st.sampled_from(fitting)) if fitting else None
     if players is None:  # an overridden hand too big for any table: take the default hand
         chosen = chosen.changed(hand_size=None)

@@ -7,9 +7,9 @@ plays moves as the load benchmark's players do (the heaviest tile that plays, fr
 seat's own view), calling what a daphne process calls for each move: the service that
 applies it (``services.act``: the locked transaction, the engine, the move log; its
 announcement is collected, as a socket's call does, and not sent), then each
-of the four seats' views (``screens.payload``: the first one renders the regions all seats
-share, the other three reuse them) and its JSON encoding. It prints the median time of each
-piece per move, and the size of a view.
+of the four seats' views, as the JSON text a socket sends (``screens.message``: the first
+one renders and encodes the regions all seats share, the other three reuse them). It
+prints the median time of each piece per move, and the size of a view.
 
 benchmarks/load.py measures the whole stack under load; this one says where a move's time
 goes, with far less noise, so a change to a piece can be judged on its own. Wall-clock time
@@ -29,7 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PIECES = ("act", "first view", "three other views", "JSON, four views")
+PIECES = ("act", "first view", "three other views")
 
 
 def setup_django(workdir: Path) -> None:
@@ -63,7 +63,7 @@ def main() -> None:
     from games.engine import Rules
     from games.intents import parse
     from games.models import Table
-    from games.screens import payload
+    from games.screens import message
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from load import choose  # the load benchmark's player: the same moves
@@ -81,7 +81,7 @@ def main() -> None:
     def move(code: str, tokens: list[str]) -> bool:
         """One move at this table, timed piece by piece; False for a round's end (every seat
         presses Ready, which is no move) or a finished match."""
-        seen = views.get(code) or [payload(code, token) for token in tokens]
+        seen = views.get(code) or [json.loads(message(code, token)) for token in tokens]
         game = max(seen, key=lambda v: v["version"])["game"]
         if game["over"]:
             return False
@@ -96,17 +96,12 @@ def main() -> None:
             services.act(code, tokens[seat], parse(choose(seen[seat])))
         t1 = time.perf_counter()
         table = Table.objects.get(code=code)  # what the announcement carries: not timed
-        new, spent = [], [t1 - t0, 0.0, 0.0, 0.0]
+        texts, spent = [], [t1 - t0, 0.0, 0.0]
         for i, token in enumerate(tokens):
             a = time.perf_counter()
-            view = payload(code, token, table.version, table.revision)
-            b = time.perf_counter()
-            json.dumps(view, separators=(",", ":"))
-            c = time.perf_counter()
-            spent[1 if i == 0 else 2] += b - a
-            spent[3] += c - b
-            new.append(view)
-        views[code] = new
+            texts.append(message(code, token, table.version, table.revision))
+            spent[1 if i == 0 else 2] += time.perf_counter() - a
+        views[code] = [json.loads(text) for text in texts]
         for piece, seconds in zip(PIECES, spent, strict=True):
             timings[piece].append(seconds * 1000)
         return True

@@ -10,7 +10,6 @@ view, so a socket that missed a message heals with the next one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from typing import Any
@@ -46,6 +45,14 @@ async def _read_once(code: str, version: int | None, revision: int) -> None:
         _reads[key] = read
         read.add_done_callback(lambda _: _reads.pop(key, None))
     await asyncio.shield(read)
+
+
+def _cached_message(*args: Any, **ask: Any) -> str | None:
+    """A view built from this process's caches alone, or None where it lacks something."""
+    try:
+        return screens.message(*args, **ask, cached_only=True)
+    except NotCached:
+        return None
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -160,14 +167,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         thread), else in a worker thread."""
         ask = {"host_token": self.host_token, "with_sheet": with_sheet}
         args = (self.code, self.token, version, revision)
-        payload = None
-        if revision is not None:  # told of a change: one read serves every socket here
-            with contextlib.suppress(NotCached):
+        message = None
+        if revision is not None:  # told of a change: this process may hold all it shows
+            message = _cached_message(*args, **ask)
+            if message is None:  # one read serves every socket here
                 await _read_once(self.code, version, revision)
-                payload = screens.payload(*args, **ask, cached_only=True)
-        if payload is None:
-            payload = await db(screens.payload)(*args, **ask)
-        await self._send(payload)
+                message = _cached_message(*args, **ask)
+        if message is None:
+            message = await db(screens.message)(*args, **ask)
+        await self.send(text_data=message)
 
     async def _error(self, code: str, message: str) -> None:
         await self._send({"type": "error", "code": code, "message": message})

@@ -59,16 +59,15 @@ def game_of(table: Table, version: int | None = None, *, cached_only: bool = Fal
 
 
 def append(table: Table, records: Sequence[dict[str, Any]], game: Game) -> None:
-    """Write ``records`` as the next lines of the log under a new table version (saving the
-    table, which the caller has locked), and remember ``game``, the state they lead to,
-    once the transaction commits."""
+    """Write ``records`` as the next lines of the log under a new table version, and
+    remember ``game``, the state they lead to, once the transaction commits. The caller has
+    locked the table, and saves it (its ``version`` and ``move_count`` move on here)."""
     table.version += 1
     Move.objects.bulk_create(
         Move(table=table, number=table.move_count + i, version=table.version, record=record)
         for i, record in enumerate(records, 1)
     )
     table.move_count += len(records)
-    table.save()
     code, version = table.code, table.version
     transaction.on_commit(lambda: _remember(code, version, game))
 

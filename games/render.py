@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Game, SeatView, winners
@@ -24,7 +26,18 @@ from . import dominoes
 from .models import BOT_LEVELS, Table, TableSeat
 
 
-@dataclass
+@dataclass(frozen=True)
+class Branch:
+    """One line of tiles of a train (a Chicken Foot train has several), with its open end."""
+
+    end: int
+    tiles: SafeString
+    open: int
+    owed: bool
+    fork: bool
+
+
+@dataclass(frozen=True)
 class Lane:
     """One train as a row of the board."""
 
@@ -32,7 +45,7 @@ class Lane:
     title: str
     owner: int | None
     marked: bool
-    branches: list[dict[str, Any]]
+    branches: tuple[Branch, ...]
     tile_count: int
     owes_cover: bool
 
@@ -76,7 +89,7 @@ def screen_context(
     context.update(
         hand=_hand(view),
         prompt=_prompt(table, seats, me, game, view, names),
-        players=_players(seats, view),
+        players=_players(seats, me, view),
         round_over=view.round_over,
         match_over=game.is_over,
         winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
@@ -96,7 +109,7 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     its sockets. The page's script puts the seat's own train first and lights its slots."""
     return {
         "view": view,
-        "lanes": _lanes(view, names),
+        "lanes": [_lane_html(lane) for lane in _lanes(view, names)],
         "log": [_describe(e, names, view) for e in reversed(view.log[-14:])],
         "engine": view.engine,
     }
@@ -165,16 +178,16 @@ def _lanes(view: SeatView, names: dict[int, str]) -> list[Lane]:
                 title=title,
                 owner=owner,
                 marked=train.marked,
-                branches=[
-                    {
-                        "end": j,
-                        "tiles": mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
-                        "open": b.open,
-                        "owed": b.owed,
-                        "fork": b.parent is not None,
-                    }
+                branches=tuple(
+                    Branch(
+                        end=j,
+                        tiles=mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
+                        open=b.open,
+                        owed=b.owed,
+                        fork=b.parent is not None,
+                    )
                     for j, b in enumerate(train.branches)
-                ],
+                ),
                 tile_count=train.tile_count,
                 owes_cover=train.owes_cover,
             )
@@ -182,24 +195,34 @@ def _lanes(view: SeatView, names: dict[int, str]) -> list[Lane]:
     return lanes
 
 
+@lru_cache(maxsize=4096)
+def _lane_html(lane: Lane) -> SafeString:
+    """A train's row of the board, kept: a move changes one train, and the others are drawn
+    again for every version of every busy table."""
+    return render_to_string("games/partials/lane.html", {"lane": lane})
+
+
 def _hand(view: SeatView) -> list[SafeString]:
     """The seat's tiles as buttons, built here rather than in a template loop: the dock is
     rendered for every seat on every move, and this is most of it."""
     if view.hand is None:
         return []
-    targets: dict[tuple[int, int], list[list[int]]] = {}
+    targets: dict[Tile, list[tuple[int, int]]] = {}
     for action in view.legal:
         if action.kind == "play":
-            targets.setdefault(action.tile, []).append([action.train, action.end])
-    return [_hand_tile(t, targets.get(t, []), t == view.drawn) for t in view.hand]
+            targets.setdefault(action.tile, []).append((action.train, action.end))
+    return [_hand_tile(t, tuple(targets.get(t, ())), t == view.drawn) for t in view.hand]
 
 
-def _hand_tile(tile: Tile, targets: list[list[int]], drawn: bool) -> SafeString:
+@lru_cache(maxsize=8192)
+def _hand_tile(tile: Tile, targets: tuple[tuple[int, int], ...], drawn: bool) -> SafeString:
+    """One tile of a hand: kept, since most tiles of most hands look the same move after
+    move (no place to play, or the same one)."""
     classes = "tile tile--hand" + (" tile--playable" if targets else "")
     classes += " tile--drawn" if drawn else ""
     label = name(tile) + (", just drawn" if drawn else "")
     label += "" if targets else ", does not play now"
-    where = json.dumps(targets, separators=(",", ":"))
+    where = json.dumps([list(target) for target in targets], separators=(",", ":"))
     return mark_safe(  # noqa: S308 - numbers and fixed words only
         f'<button type="button" class="{classes}" data-tile="{tile[0]}-{tile[1]}" '
         f'data-targets="{where}" aria-pressed="false" aria-label="{label}">'
@@ -270,17 +293,33 @@ def _prompt(
     return Prompt("Your turn: tap a tile, then where it goes.", True)
 
 
-def _players(seats: list[TableSeat], view: SeatView) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": s,
-            "tiles": view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0,
-            "turn": s.position == view.turn and not view.round_over,
-            "marked": view.trains[s.position].marked,
-            "last_tile": view.hand_sizes[s.position] == 1,
-        }
-        for s in seats
-    ]
+def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> list[dict]:
+    """One row per seat, every value the template shows worked out here: four seats see
+    this region on every move, and a template looking up attributes of models is slow."""
+    rows = []
+    for s in seats:
+        tiles = view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0
+        if s.is_bot:
+            presence, tag = "a bot", f"{s.bot_level} bot"
+        else:
+            presence = "connected" if s.connected else "away"
+            tag = "a bot plays for now" if s.stand_in else ""
+        rows.append(
+            {
+                "position": s.position,
+                "name": s.name,
+                "me": me is not None and s.position == me.position,
+                "on": s.connected or s.is_bot,
+                "presence": presence,
+                "tag": tag,
+                "tiles": tiles,
+                "turn": s.position == view.turn and not view.round_over,
+                "marked": view.trains[s.position].marked,
+                "last_tile": tiles == 1,
+                "absent": not s.is_bot and not s.connected and not s.stand_in,
+            }
+        )
+    return rows
 
 
 def _describe(event, names: dict[int, str], view: SeatView) -> str:

@@ -8,11 +8,13 @@ HTML part is the same partials the table page renders, swapped in by id.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.db import transaction
 from django.template.loader import render_to_string
 
@@ -35,7 +37,7 @@ class Screen:
     game: Game | None
 
 
-def payload(
+def message(
     code: str,
     token: str | None,
     version: int | None = None,
@@ -44,8 +46,9 @@ def payload(
     host_token: str = "",
     with_sheet: bool = False,
     cached_only: bool = False,
-) -> dict[str, Any]:
-    """The ``view`` message for one socket, with its regions as HTML (docs/protocol.md).
+) -> str:
+    """The ``view`` message for one socket, as the JSON text it is sent as, with its regions
+    as HTML (docs/protocol.md).
 
     ``cached_only`` builds it from this process's caches alone, without the database, or
     raises :class:`~games.movelog.NotCached`: a socket then needs no worker thread for the
@@ -61,27 +64,57 @@ def payload(
         cached_only=cached_only,
     )
     if found is None:
-        return {"type": "error", "code": "no_table", "message": "This table no longer exists."}
-    html = render_to_string("games/partials/seat_regions.html", found.context)
-    if found.game is not None:
-        html = _shared_regions(code, found.data["version"], found.game, found.context) + html
-    return {**found.data, "html": html}
+        gone = "This table no longer exists."
+        return _json({"type": "error", "code": "no_table", "message": gone})
+    regions = _json(render_to_string("games/partials/seat_regions.html", found.context))
+    if found.game is not None:  # two JSON strings joined: the JSON of the two texts joined
+        shared = _shared_regions(code, found.data["version"], found.game, found.context)
+        regions = shared[:-1] + regions[1:]
+    return _json(found.data)[:-1] + ',"html":' + regions + "}"
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def read(code: str, version: int | None, revision: int) -> None:
     """Read into this process's caches what the views at this revision show (the table, its
     seats, the game at the version), so that every socket can then build its own view
-    without the database (``payload(..., cached_only=True)``)."""
+    without the database (``message(..., cached_only=True)``)."""
     found = _table_at(code, revision)
     if found is not None:
         movelog.game_of(found[0], version)
 
 
+class _Recent:
+    """The latest entries of a cache this process keeps, shared by its threads."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, int], Any] = OrderedDict()
+
+    def get(self, key: tuple[str, int]) -> Any:
+        with self._lock:
+            return self._entries.get(key)
+
+    def put(self, key: tuple[str, int], value: Any) -> None:
+        with self._lock:
+            self._entries[key] = value
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+
 # The table and its seats as they were at a revision, read once per process: every socket
 # of the table is told of each revision and would otherwise read the same two rows.
-_TABLES_KEPT = 512
-_tables_lock = threading.Lock()
-_tables: OrderedDict[tuple[str, int], tuple[Table, list[TableSeat]]] = OrderedDict()
+_tables = _Recent(512)  # (code, revision) -> (table, seats)
+# The regions every seat sees alike, rendered (and encoded as a JSON string) once per table
+# version and process: four sockets of a table (and every spectator) are told of each
+# version, and they all show it.
+_shared = _Recent(512)  # (code, version) -> JSON string
+# The score sheet, rendered once per table version and process: at a round's end every seat
+# shows it, and again each time somebody presses Ready (a new revision, the same version).
+_sheets = _Recent(128)  # (code, version) -> HTML
 
 
 def _table_at(
@@ -90,8 +123,7 @@ def _table_at(
     """The table and its seats, fresh from the database unless this process has already
     read them at ``revision`` or later (None: always fresh)."""
     if revision is not None:
-        with _tables_lock:
-            found = _tables.get((code, revision))
+        found = _tables.get((code, revision))
         if found is not None:
             return found
     if cached_only:
@@ -100,46 +132,51 @@ def _table_at(
     if table is None:
         return None
     found = (table, list(table.seats.all()))
-    _keep(found, table.revision)
+    _tables.put((code, table.revision), found)
     if revision is not None:  # what is there now will do for an older revision too
-        _keep(found, revision)
+        _tables.put((code, revision), found)
     return found
+
+
+def seats_at(table: Table) -> list[TableSeat]:
+    """The seats of a table just read (and locked) at its revision: copies of what this
+    process holds at that revision, else read. Every change to a seat moves the revision on,
+    so the copies are the rows; copies, because the caller may change them and roll back."""
+    found = _tables.get((table.code, table.revision))
+    if found is None:
+        return list(table.seats.all())
+    return [copy.copy(seat) for seat in found[1]]
 
 
 def remember(table: Table, seats: list[TableSeat]) -> None:
     """Keep the table and seats a service has just written, once it commits: this process's
     sockets then need no read to show that revision."""
+    key = (table.code, table.revision)
     found = (table, sorted(seats, key=lambda s: s.position))
-    revision = table.revision
-    transaction.on_commit(lambda: _keep(found, revision))
-
-
-def _keep(found: tuple[Table, list[TableSeat]], revision: int) -> None:
-    with _tables_lock:
-        _tables[(found[0].code, revision)] = found
-        while len(_tables) > _TABLES_KEPT:
-            _tables.popitem(last=False)
-
-
-# The regions every seat sees alike, rendered once per table version and process: four
-# sockets of a table (and every spectator) are told of each version, and they all show it.
-_SHARED_KEPT = 512
-_shared_lock = threading.Lock()
-_shared: OrderedDict[tuple[str, int], str] = OrderedDict()
+    transaction.on_commit(lambda: _tables.put(key, found))
 
 
 def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:
-    key = (code, version)
-    with _shared_lock:
-        html = _shared.get(key)
-    if html is None:
+    encoded = _shared.get((code, version))
+    if encoded is None:
         public = view_for(game, None)  # built from no seat's view, so it holds no hand
         shared = render.shared_context(public, context["names"])
-        html = render_to_string("games/partials/shared_regions.html", shared)
-        with _shared_lock:
-            _shared[key] = html
-            while len(_shared) > _SHARED_KEPT:
-                _shared.popitem(last=False)
+        encoded = _json(render_to_string("games/partials/shared_regions.html", shared))
+        _shared.put((code, version), encoded)
+    return encoded
+
+
+def _sheet_region(table: Table, cached_only: bool) -> str:
+    """The score sheet at the table's version. The match is read as it is now, which a
+    version the table has moved past may be behind: never ahead of the scores."""
+    html = _sheets.get((table.code, table.version))
+    if html is None:
+        if cached_only:
+            raise NotCached("the score sheet is read from the database")
+        html = render_to_string(
+            "games/partials/sheet.html", {"sheet": render.sheet_context(table.match)}
+        )
+        _sheets.put((table.code, table.version), html)
     return html
 
 
@@ -199,7 +236,5 @@ def screen(
     context = render.screen_context(table, seats, me, game, view, shared=shared)
     context["is_host"] = bool(host_token) and host_token == table.host_token
     if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
-        if cached_only:
-            raise NotCached("the score sheet is read from the database")
-        context["sheet"] = render.sheet_context(table.match)
+        context["sheet_region"] = _sheet_region(table, cached_only)
     return Screen(data, context, game if view is not None else None)

@@ -32,6 +32,10 @@ from . import live, movelog, screens
 from .intents import Intent
 from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
 
+# The table's columns a committed change can move on: a move saves these alone, so that a
+# hundred busy tables do not write back their rules, seed and host token every second.
+COMMITTED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
+
 
 class Refused(ValueError):
     """A request the table cannot take; the message says why, for the person who asked."""
@@ -145,6 +149,7 @@ def start(code: str, host_token: str) -> Outcome:
         )
         table.status = Table.Status.PLAYING
         table.first_seat = 0
+        table.save(update_fields=["match", "status", "first_seat", "updated_at"])
         game = new_game(rules, len(seats), seed=table.seed, first_seat=table.first_seat)
         assert game.round is not None
         lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
@@ -159,7 +164,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
     """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
     with transaction.atomic():
         table = _locked(code)
-        seats = {s.position: s for s in table.seats.all()}  # one read serves every check
+        seats = {s.position: s for s in screens.seats_at(table)}  # serves every check
         seat = _seat_of(seats.values(), token)
         if table.status != Table.Status.PLAYING:
             raise Refused("The match is not being played: nothing can be moved now.")
@@ -342,6 +347,7 @@ def _commit(
         table.next_round_at = None
     table.revision += 1
     movelog.append(table, lines, game)
+    table.save(update_fields=COMMITTED)
     if seats is not None:
         screens.remember(table, seats)
     live.table_changed(table.code, table.version, table.revision)

@@ -1,0 +1,58 @@
+"""A socket's view message, built from cached pieces: it must still be the view's own JSON."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+
+from games import screens, services
+from games.engine import Rules
+from games.intents import parse
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ['Zoë "the train"', "<b>Ana</b>", "Ren 🚂", "O'Neil\\"]
+
+
+def test_a_view_message_is_the_json_of_the_whole_view_whatever_the_names_hold():
+    """The regions all seats share are encoded once per version and joined to each seat's
+    own; names with quotes, markup, backslashes and characters outside ASCII must come
+    through that join exactly as one encoding of the whole view would give them."""
+    table, host = services.create_table(Rules(highest_double=6, rounds=2), 4, NAMES[0])
+    tokens = [host.token] + [services.join(table.code, name).token for name in NAMES[1:]]
+    services.start(table.code, table.host_token)
+    table.refresh_from_db()
+
+    for token in [*tokens, None]:
+        text = screens.message(table.code, token, table.version, table.revision)
+        view = json.loads(text)
+        assert text == orjson.dumps(view).decode()
+        assert 'id="table-board"' in view["html"]  # a region all seats share
+        assert 'id="table-dock"' in view["html"]  # and one of the seat's own
+        assert "Zoë &quot;the train&quot;" in view["html"]
+        assert "&lt;b&gt;Ana&lt;/b&gt;" in view["html"]
+        assert [s["name"] for s in view["seats"]] == NAMES
+
+
+def test_a_refused_action_leaves_the_seats_this_process_shows_as_the_database_has_them():
+    """``act`` takes the seats from this process's cache: a person back from a stand-in bot
+    gets the seat back as they act, but when the action is refused, that rolls back, and
+    the screens must go on showing the bot standing in."""
+    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
+    ben = services.join(table.code, "Ben")
+    services.start(table.code, table.host_token)
+    services.hand_to_bot(table.code, table.host_token, ben.position)
+    table.refresh_from_db()
+    screens.message(table.code, host.token, table.version, table.revision)  # cached now
+
+    out_of_turn = parse({"type": "draw", "version": table.version})
+    with pytest.raises(services.Refused, match="not your turn"):
+        services.act(table.code, ben.token, out_of_turn)
+
+    ben.refresh_from_db()
+    assert ben.stand_in == "greedy"
+    view = json.loads(screens.message(table.code, host.token, table.version, table.revision))
+    assert "a bot plays for now" in view["html"]
+    assert next(s for s in view["seats"] if s["name"] == "Ben")["stand_in"] is True

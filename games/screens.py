@@ -229,8 +229,7 @@ def screen(
         "game": None,
     }
     if view is not None:
-        game_data = view.as_dict()
-        game_data["log"] = game_data["log"][-RECENT_MOVES:]
+        game_data = view.as_dict(recent=RECENT_MOVES)
         game_data["over"] = game.is_over
         data["game"] = game_data
     context = render.screen_context(table, seats, me, game, view, shared=shared)

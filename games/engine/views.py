@@ -52,8 +52,11 @@ class SeatView(NamedTuple):
             (i, b.open) for i, train in enumerate(self.trains) for b in train.branches if b.owed
         ]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The view as JSON-ready data (tiles as two-number lists)."""
+    def as_dict(self, recent: int | None = None) -> dict[str, Any]:
+        """The view as JSON-ready data (tiles as two-number lists), with the whole log or
+        only its ``recent`` last events (a screen shows a few, and sends a view per seat on
+        every move)."""
+        log = self.log if recent is None else self.log[max(0, len(self.log) - recent) :]
         return {
             "seat": self.seat,
             "players": self.players,
@@ -70,7 +73,7 @@ class SeatView(NamedTuple):
             "line_open": self.line_open,
             "extra_owed": self.extra_owed,
             "drawn": None if self.drawn is None else list(self.drawn),
-            "log": [_event_dict(e) for e in self.log],
+            "log": [_event_dict(e) for e in log],
             "scores": [list(s) for s in self.scores],
             "round_over": self.round_over,
             "stalled": self.stalled,

@@ -44,6 +44,17 @@ def test_only_the_drawer_sees_the_drawn_tile():
     assert "drawn" not in json.dumps(view_for(game, 1).as_dict()["log"])
 
 
+def test_the_data_of_a_view_can_carry_only_the_last_events_of_the_log():
+    game = position(["1-2", "3-4"], boneyard="9-9 8-8 7-7")  # none of them plays
+    for seat in (0, 1, 0):
+        game = apply(game, draw(seat))
+    whole = view_for(game, 1).as_dict()["log"]
+    assert len(whole) >= 3
+    assert view_for(game, 1).as_dict(recent=2)["log"] == whole[-2:]
+    assert view_for(game, 1).as_dict(recent=14)["log"] == whole
+    assert view_for(game, 1).as_dict(recent=0)["log"] == []
+
+
 def test_after_the_round_the_view_gives_scores_not_hands():
     game = position(["12-3", "1-1 2-2"])
     game = apply(game, play(0, (3, 12), 0))

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,6 +38,9 @@ def allow_orm_beside_playwright():
 
 STARTUP_TIMEOUT = 30  # seconds; daphne answers in about one
 SERVER_DB = "asgi_server"
+# Playwright's expect() waits 5 s by default; a Chromium just installed, starting cold on a
+# busy 2-core machine, has been seen to need more for its first live update.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

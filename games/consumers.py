@@ -111,7 +111,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._act(intent)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self._send_view(event["version"], event["revision"])
+        await self._send_view(event["version"], event["revision"], move=event.get("move"))
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:
         """The seat was opened on another screen: this one stops, and says why."""
@@ -159,7 +159,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         return True
 
     async def _send_view(
-        self, version: int | None = None, revision: int | None = None, with_sheet: bool = False
+        self,
+        version: int | None = None,
+        revision: int | None = None,
+        with_sheet: bool = False,
+        move: dict[str, Any] | None = None,
     ) -> None:
         """This seat's view at a version and revision (default: the newest); the score sheet
         region only when asked (on connect), or while a round is over (screens.screen).
@@ -170,6 +174,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         message = None
         if revision is not None:  # told of a change: this process may hold all it shows
             message = _cached_message(*args, **ask)
+            if message is None and move is not None and screens.follow(self.code, move):
+                message = _cached_message(*args, **ask)  # another process's move, taken in
             if message is None:  # one read serves every socket here
                 await _read_once(self.code, version, revision)
                 message = _cached_message(*args, **ask)

@@ -2,7 +2,8 @@
 
 A change is announced only after it is committed, and the message carries the table's new
 version, never a view: each socket renders its own seat's view, so no hand ever travels
-through the channel layer, and a socket that missed a message heals with the next one.
+through the channel layer (a move's log lines travel with it, which name only tiles played
+or shown), and a socket that missed a message heals with the next one.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ def group_name(code: str) -> str:
     return f"table-{code}"
 
 
-def table_changed(code: str, version: int, revision: int) -> None:
+def table_changed(code: str, version: int, revision: int, move: dict | None = None) -> None:
     """Tell every socket of the table, once committed, to send its seat the view at
-    ``version`` (the game) and ``revision`` (everything else on the screen)."""
-    broadcast.after_commit(
-        group_name(code), {"type": "table.changed", "version": version, "revision": revision}
-    )
+    ``version`` (the game) and ``revision`` (everything else on the screen). A ``move``
+    (games.screens.follow) lets another process show it without reading the database."""
+    message = {"type": "table.changed", "version": version, "revision": revision}
+    if move is not None:
+        message["move"] = move
+    broadcast.after_commit(group_name(code), message)

@@ -58,6 +58,23 @@ def game_of(table: Table, version: int | None = None, *, cached_only: bool = Fal
     return replayer.game
 
 
+def follow(code: str, base: int, version: int, records: Sequence[dict[str, Any]]) -> bool:
+    """Bring this process's game of a table from version ``base`` to ``version`` with the
+    lines another process committed (a move's announcement carries them), instead of reading
+    them back from the log. False when this process does not hold the game at ``base``."""
+    with _lock:
+        known = _known.get(code, {})
+        if version in known:
+            return True
+        if base not in known:
+            return False
+        replayer = Replayer(known[base])
+    for record in records:
+        replayer.feed(record)
+    _remember(code, version, replayer.game)
+    return True
+
+
 def append(table: Table, records: Sequence[dict[str, Any]], game: Game) -> None:
     """Write ``records`` as the next lines of the log under a new table version, and
     remember ``game``, the state they lead to, once the transaction commits. The caller has

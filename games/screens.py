@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils.dateparse import parse_datetime
 
 from games.engine import Game, view_for
 
@@ -154,6 +155,24 @@ def remember(table: Table, seats: list[TableSeat]) -> None:
     key = (table.code, table.revision)
     found = (table, sorted(seats, key=lambda s: s.position))
     transaction.on_commit(lambda: _tables.put(key, found))
+
+
+def follow(code: str, move: dict[str, Any]) -> bool:
+    """Take in a move another process committed, from what its announcement carries (the
+    revision and version it came after, the table's columns it changed, the log lines; the
+    seats did not change), so that this process's sockets can show it without reading the
+    database. False when this process does not hold the table or game the move came after."""
+    found = _tables.get((code, move["after_revision"]))
+    if found is None:
+        return False
+    if not movelog.follow(code, move["after_version"], move["columns"]["version"], move["lines"]):
+        return False
+    table = copy.copy(found[0])
+    for column, value in move["columns"].items():
+        setattr(table, column, value)
+    table.next_round_at = parse_datetime(table.next_round_at) if table.next_round_at else None
+    _tables.put((code, table.revision), (table, found[1]))
+    return True
 
 
 def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:

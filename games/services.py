@@ -33,7 +33,8 @@ from .intents import Intent
 from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
 
 # The table's columns a committed change can move on: a move saves these alone, so that a
-# hundred busy tables do not write back their rules, seed and host token every second.
+# hundred busy tables do not write back their rules, seed and host token every second (and
+# its announcement carries them, but for the time of the change, to the other processes).
 COMMITTED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
 
 
@@ -173,7 +174,8 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                 "The table has moved on since your screen was drawn; it has been brought up "
                 "to date, so try again."
             )
-        if seat.stand_in:  # the player is back: the bot that stood in gives the seat back
+        back = bool(seat.stand_in)
+        if back:  # the player is back: the bot that stood in gives the seat back
             seat.stand_in = ""
             seat.save(update_fields=["stand_in"])
         game = movelog.game_of(table)
@@ -195,7 +197,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                     lines += written
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
-        _commit(table, lines, game, list(seats.values()))
+        _commit(table, lines, game, list(seats.values()), seats_changed=back)
     return _outcome(table, game, seats)
 
 
@@ -215,7 +217,7 @@ def play_bot_turn(code: str) -> Outcome | None:
         seat = seats[game.round.turn]
         bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
         game, lines = step(game, bot(view_for(game, seat.position)))
-        _commit(table, lines, game, list(seats.values()))
+        _commit(table, lines, game, list(seats.values()), seats_changed=False)
     return _outcome(table, game, seats)
 
 
@@ -323,11 +325,18 @@ def disconnect(code: str, channel: str) -> None:
 
 
 def _commit(
-    table: Table, lines: list[dict], game: Game, seats: list[TableSeat] | None = None
+    table: Table,
+    lines: list[dict],
+    game: Game,
+    seats: list[TableSeat] | None = None,
+    *,
+    seats_changed: bool = True,
 ) -> None:
     """Append the lines, settle what the end of a round or match changes, and announce the
     new version after the commit; with the ``seats`` as they stand, this process's sockets
-    can then show the new version without reading the table again."""
+    can then show the new version without reading the table again. When no seat changed,
+    the announcement carries the move itself, so other processes need not read it either."""
+    after = {"after_revision": table.revision, "after_version": table.version}
     rnd = game.round
     if (
         rnd is not None
@@ -350,7 +359,13 @@ def _commit(
     table.save(update_fields=COMMITTED)
     if seats is not None:
         screens.remember(table, seats)
-    live.table_changed(table.code, table.version, table.revision)
+    move = None
+    if not seats_changed:
+        columns = {column: getattr(table, column) for column in COMMITTED[:-1]}
+        columns["status"] = str(table.status)
+        columns["next_round_at"] = table.next_round_at and table.next_round_at.isoformat()
+        move = {**after, "columns": columns, "lines": lines}
+    live.table_changed(table.code, table.version, table.revision, move)
 
 
 def _announce(table: Table) -> None:

@@ -7,9 +7,11 @@ import json
 import orjson
 import pytest
 
-from games import screens, services
+from config import broadcast
+from games import movelog, screens, services
 from games.engine import Rules
 from games.intents import parse
+from games.movelog import NotCached
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +58,50 @@ def test_a_refused_action_leaves_the_seats_this_process_shows_as_the_database_ha
     view = json.loads(screens.message(table.code, host.token, table.version, table.revision))
     assert "a bot plays for now" in view["html"]
     assert next(s for s in view["seats"] if s["name"] == "Ben")["stand_in"] is True
+
+
+def test_another_process_shows_a_move_from_its_announcement_as_if_read_from_the_database(
+    django_capture_on_commit_callbacks,
+):
+    """A move's announcement carries its log lines and the table's changed columns: a
+    process that did not commit it takes it in without reading, and every seat's view is
+    the one a read of the database gives."""
+    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
+    ben = services.join(table.code, "Ben")
+    services.start(table.code, table.host_token)
+    table.refresh_from_db()
+    tokens = {0: host.token, 1: ben.token}
+    before = json.loads(screens.message(table.code, host.token, table.version, table.revision))
+    turn = before["game"]["turn"]
+    mover = json.loads(screens.message(table.code, tokens[turn], table.version, table.revision))
+    legal = mover["game"]["legal"][0]
+    message = {"type": legal["kind"], "version": table.version}
+    if legal["kind"] == "play":
+        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
+
+    with (
+        broadcast.collected() as announcements,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.act(table.code, tokens[turn], parse(message))
+    [(_, event)] = announcements
+    version, revision = event["version"], event["revision"]
+    forget(table.code, version, revision)  # the other process knows the table as it was
+    with pytest.raises(NotCached):
+        screens.message(table.code, host.token, version, revision, cached_only=True)
+
+    assert screens.follow(table.code, event["move"])
+    followed = [
+        screens.message(table.code, token, version, revision, cached_only=True)
+        for token in tokens.values()
+    ]
+    forget(table.code, version, revision)
+    read = [screens.message(table.code, token, version, revision) for token in tokens.values()]
+    assert followed == read
+
+
+def forget(code: str, version: int, revision: int) -> None:
+    """Drop what this process keeps of a table at a version and revision, as another
+    process, which did not commit them, would not hold them."""
+    screens._tables._entries.pop((code, revision))  # noqa: SLF001
+    movelog._known[code].pop(version)  # noqa: SLF001

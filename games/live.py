@@ -1,9 +1,10 @@
 """The channel-layer group of a table: every socket open on the table listens to it.
 
 A change is announced only after it is committed, and the message carries the table's new
-version, never a view: each socket renders its own seat's view, so no hand ever travels
-through the channel layer (a move's log lines travel with it, which name only tiles played
-or shown), and a socket that missed a message heals with the next one.
+version, never a view: each socket renders its own seat's view, and a socket that missed a
+message heals with the next one. A move's log lines travel with it between the server's own
+processes, as the move log holds them (a draw names the tile drawn); a socket only ever
+sends its own seat's view, never the message itself.
 """
 
 from __future__ import annotations

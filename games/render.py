@@ -25,6 +25,8 @@ from scoring.services import compute_sheet
 from . import dominoes
 from .models import BOT_LEVELS, Table, TableSeat
 
+RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
+
 
 @dataclass(frozen=True)
 class Branch:
@@ -110,7 +112,7 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     return {
         "view": view,
         "lanes": [_lane_html(lane) for lane in _lanes(view, names)],
-        "log": [_describe(e, names, view) for e in reversed(view.log[-14:])],
+        "log": [_describe(e, names, view) for e in reversed(view.log[-RECENT_MOVES:])],
         "engine": view.engine,
     }
 

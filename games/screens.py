@@ -25,8 +25,6 @@ from . import movelog, render
 from .models import Table, TableSeat
 from .movelog import NotCached
 
-RECENT_MOVES = 14  # the tail of the public log a screen shows
-
 
 @dataclass(frozen=True)
 class Screen:
@@ -157,20 +155,37 @@ def remember(table: Table, seats: list[TableSeat]) -> None:
     transaction.on_commit(lambda: _tables.put(key, found))
 
 
+def carried(table: Table, after: tuple[int, int], lines: list[dict]) -> dict[str, Any]:
+    """What a move's announcement carries for :func:`follow` in the other processes: the
+    (version, revision) it came after, the table's columns a move changes, and its log
+    lines. Only for a move that changed no seat: the seats are taken as they were."""
+    at = table.next_round_at
+    return {
+        "after": list(after),
+        "columns": {
+            "version": table.version,
+            "revision": table.revision,
+            "move_count": table.move_count,
+            "status": str(table.status),
+            "next_round_at": at.isoformat() if at else None,
+        },
+        "lines": lines,
+    }
+
+
 def follow(code: str, move: dict[str, Any]) -> bool:
-    """Take in a move another process committed, from what its announcement carries (the
-    revision and version it came after, the table's columns it changed, the log lines; the
-    seats did not change), so that this process's sockets can show it without reading the
+    """Take in a move another process committed, from what its announcement carries
+    (:func:`carried`), so that this process's sockets can show it without reading the
     database. False when this process does not hold the table or game the move came after."""
-    found = _tables.get((code, move["after_revision"]))
-    if found is None:
-        return False
-    if not movelog.follow(code, move["after_version"], move["columns"]["version"], move["lines"]):
+    (after_version, after_revision), columns = move["after"], move["columns"]
+    found = _tables.get((code, after_revision))
+    if found is None or not movelog.follow(code, after_version, columns["version"], move["lines"]):
         return False
     table = copy.copy(found[0])
-    for column, value in move["columns"].items():
+    for column, value in columns.items():
         setattr(table, column, value)
-    table.next_round_at = parse_datetime(table.next_round_at) if table.next_round_at else None
+    at = columns["next_round_at"]  # sent as text: the channel layer carries no datetimes
+    table.next_round_at = parse_datetime(at) if at else None
     _tables.put((code, table.revision), (table, found[1]))
     return True
 
@@ -186,8 +201,9 @@ def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]
 
 
 def _sheet_region(table: Table, cached_only: bool) -> str:
-    """The score sheet at the table's version. The match is read as it is now, which a
-    version the table has moved past may be behind: never ahead of the scores."""
+    """The score sheet at the table's version, read from the match as it is now: what is
+    kept for a version is never behind it (at most a round ahead, if the table has moved on
+    since the version was read)."""
     html = _sheets.get((table.code, table.version))
     if html is None:
         if cached_only:
@@ -248,7 +264,7 @@ def screen(
         "game": None,
     }
     if view is not None:
-        game_data = view.as_dict(recent=RECENT_MOVES)
+        game_data = view.as_dict(recent=render.RECENT_MOVES)
         game_data["over"] = game.is_over
         data["game"] = game_data
     context = render.screen_context(table, seats, me, game, view, shared=shared)

@@ -33,8 +33,7 @@ from .intents import Intent
 from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
 
 # The table's columns a committed change can move on: a move saves these alone, so that a
-# hundred busy tables do not write back their rules, seed and host token every second (and
-# its announcement carries them, but for the time of the change, to the other processes).
+# hundred busy tables do not write back their rules, seed and host token every second.
 COMMITTED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
 
 
@@ -336,7 +335,7 @@ def _commit(
     new version after the commit; with the ``seats`` as they stand, this process's sockets
     can then show the new version without reading the table again. When no seat changed,
     the announcement carries the move itself, so other processes need not read it either."""
-    after = {"after_revision": table.revision, "after_version": table.version}
+    after = (table.version, table.revision)
     rnd = game.round
     if (
         rnd is not None
@@ -359,12 +358,7 @@ def _commit(
     table.save(update_fields=COMMITTED)
     if seats is not None:
         screens.remember(table, seats)
-    move = None
-    if not seats_changed:
-        columns = {column: getattr(table, column) for column in COMMITTED[:-1]}
-        columns["status"] = str(table.status)
-        columns["next_round_at"] = table.next_round_at and table.next_round_at.isoformat()
-        move = {**after, "columns": columns, "lines": lines}
+    move = None if seats_changed else screens.carried(table, after, lines)
     live.table_changed(table.code, table.version, table.revision, move)
 
 

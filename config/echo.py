@@ -8,10 +8,10 @@ sets it), never in a normal deployment.
 
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from config.consumers import Consumer
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
+class EchoConsumer(Consumer):
     async def connect(self) -> None:
         self.group = f"echo-{self.scope['url_route']['kwargs']['group']}"
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -15,7 +15,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from config.consumers import Consumer
 
 from . import live, runner, screens, services, sessions
 from .db import db
@@ -55,7 +55,7 @@ def _cached_message(*args: Any, **ask: Any) -> str | None:
         return None
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(Consumer):
     code: str
     token: str | None = None
     host_token: str = ""

@@ -19,6 +19,7 @@ from django.db import transaction
 
 from games.engine import Game, Replayer
 
+from . import statements
 from .models import Move, Table
 
 KEPT_VERSIONS = 4  # per table and process: enough for its sockets to catch up in order
@@ -80,9 +81,12 @@ def append(table: Table, records: Sequence[dict[str, Any]], game: Game) -> None:
     remember ``game``, the state they lead to, once the transaction commits. The caller has
     locked the table, and saves it (its ``version`` and ``move_count`` move on here)."""
     table.version += 1
-    Move.objects.bulk_create(
-        Move(table=table, number=table.move_count + i, version=table.version, record=record)
-        for i, record in enumerate(records, 1)
+    statements.insert(
+        Move,
+        [
+            Move(table=table, number=table.move_count + i, version=table.version, record=record)
+            for i, record in enumerate(records, 1)
+        ],
     )
     table.move_count += len(records)
     code, version = table.code, table.version

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Game, SeatView, winners
+from games.engine.state import Train
 from games.engine.tiles import Tile, name
 from scoring.models import Match
 from scoring.rendering import Viewer, standing
@@ -111,7 +112,7 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     its sockets. The page's script puts the seat's own train first and lights its slots."""
     return {
         "view": view,
-        "lanes": [_lane_html(lane) for lane in _lanes(view, names)],
+        "board": _board(view, names),
         "log": [_describe(e, names, view) for e in reversed(view.log[-RECENT_MOVES:])],
         "engine": view.engine,
     }
@@ -166,54 +167,63 @@ def _waiting_for(seats: list[TableSeat], game: Game) -> list[str]:
     return [s.name for s in seats if not s.played_by_bot and s.ready_for < upcoming]
 
 
-def _lanes(view: SeatView, names: dict[int, str]) -> list[Lane]:
+def _board(view: SeatView, names: dict[int, str]) -> SafeString:
     """The trains in table order (seats', then public); every seat gets the same board."""
-    lanes = []
+    rows = []
     for index, train in enumerate(view.trains):
         owner = train.owner
         title = names.get(owner, f"Seat {owner}") if owner is not None else "Mexican train"
         if owner is None and len(view.trains) - view.players > 1:
             title = f"Mexican train {index - view.players + 1}"
-        lanes.append(
-            Lane(
-                index=index,
-                title=title,
-                owner=owner,
-                marked=train.marked,
-                branches=tuple(
-                    Branch(
-                        end=j,
-                        tiles=mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
-                        open=b.open,
-                        owed=b.owed,
-                        fork=b.parent is not None,
-                    )
-                    for j, b in enumerate(train.branches)
-                ),
-                tile_count=train.tile_count,
-                owes_cover=train.owes_cover,
-            )
-        )
-    return lanes
+        rows.append(_lane_html(index, title, train))
+    return mark_safe("".join(rows))  # noqa: S308 - lanes rendered by their template
 
 
 @lru_cache(maxsize=4096)
-def _lane_html(lane: Lane) -> SafeString:
-    """A train's row of the board, kept: a move changes one train, and the others are drawn
-    again for every version of every busy table."""
+def _lane_html(index: int, title: str, train: Train) -> SafeString:
+    """A train's row of the board, kept by the train as it stands: a move changes one
+    train, and the others are drawn again for every version of every busy table."""
+    lane = Lane(
+        index=index,
+        title=title,
+        owner=train.owner,
+        marked=train.marked,
+        branches=tuple(
+            Branch(
+                end=j,
+                tiles=mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
+                open=b.open,
+                owed=b.owed,
+                fork=b.parent is not None,
+            )
+            for j, b in enumerate(train.branches)
+        ),
+        tile_count=train.tile_count,
+        owes_cover=train.owes_cover,
+    )
     return render_to_string("games/partials/lane.html", {"lane": lane})
 
 
-def _hand(view: SeatView) -> list[SafeString]:
+def _hand(view: SeatView) -> SafeString:
     """The seat's tiles as buttons, built here rather than in a template loop: the dock is
     rendered for every seat on every move, and this is most of it."""
     if view.hand is None:
-        return []
+        return mark_safe("")
+    plays = tuple((a.tile, a.train, a.end) for a in view.legal if a.kind == "play")
+    return _hand_html(view.hand, plays, view.drawn)
+
+
+@lru_cache(maxsize=4096)
+def _hand_html(
+    hand: tuple[Tile, ...], plays: tuple[tuple[Tile, int, int], ...], drawn: Tile | None
+) -> SafeString:
+    """A whole hand, kept: three seats of four only watch a move, and their hands look
+    just as they did before it."""
     targets: dict[Tile, list[tuple[int, int]]] = {}
-    for action in view.legal:
-        if action.kind == "play":
-            targets.setdefault(action.tile, []).append((action.train, action.end))
-    return [_hand_tile(t, tuple(targets.get(t, ())), t == view.drawn) for t in view.hand]
+    for tile, train, end in plays:
+        targets.setdefault(tile, []).append((train, end))
+    tiles = (_hand_tile(t, tuple(targets.get(t, ())), t == drawn) for t in hand)
+    return mark_safe("".join(tiles))  # noqa: S308 - tiles built by _hand_tile
 
 
 @lru_cache(maxsize=8192)
@@ -306,22 +316,33 @@ def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> li
         else:
             presence = "connected" if s.connected else "away"
             tag = "a bot plays for now" if s.stand_in else ""
+        shown = {
+            "name": s.name,
+            "me": me is not None and s.position == me.position,
+            "on": s.connected or s.is_bot,
+            "presence": presence,
+            "tag": tag,
+            "tiles": tiles,
+            "last_tile": tiles == 1,
+            "marked": view.trains[s.position].marked,
+        }
         rows.append(
             {
+                **shown,
                 "position": s.position,
-                "name": s.name,
-                "me": me is not None and s.position == me.position,
-                "on": s.connected or s.is_bot,
-                "presence": presence,
-                "tag": tag,
-                "tiles": tiles,
                 "turn": s.position == view.turn and not view.round_over,
-                "marked": view.trains[s.position].marked,
-                "last_tile": tiles == 1,
                 "absent": not s.is_bot and not s.connected and not s.stand_in,
+                "html": _member_html(tuple(shown.items())),
             }
         )
     return rows
+
+
+@lru_cache(maxsize=4096)
+def _member_html(shown: tuple[tuple[str, Any], ...]) -> SafeString:
+    """A player's row, kept: the four seats of a table show the same rows of the three
+    others (and most rows stay as they were from one move to the next)."""
+    return render_to_string("games/partials/member.html", dict(shown))
 
 
 def _describe(event, names: dict[int, str], view: SeatView) -> str:

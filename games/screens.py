@@ -137,6 +137,18 @@ def _table_at(
     return found
 
 
+def table_at(code: str, revision: int) -> Table | None:
+    """A copy of the table as this process holds it at ``revision``, if it does: for a
+    service that has just locked the row at that revision, and may change the copy. Without
+    the rows it refers to (the match), which a service reads afresh if it needs them."""
+    found = _tables.get((code, revision))
+    if found is None or found[0].revision != revision:
+        return None
+    table = copy.copy(found[0])
+    table._state.fields_cache.clear()
+    return table
+
+
 def seats_at(table: Table) -> list[TableSeat]:
     """The seats of a table just read (and locked) at its revision: copies of what this
     process holds at that revision, else read. Every change to a seat moves the revision on,

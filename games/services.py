@@ -28,7 +28,7 @@ from games.engine.tiles import Tile
 from scoring import services as sheet
 from scoring.models import Match
 
-from . import live, movelog, screens
+from . import live, movelog, screens, statements
 from .intents import Intent
 from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
 
@@ -355,7 +355,7 @@ def _commit(
         table.next_round_at = None
     table.revision += 1
     movelog.append(table, lines, game)
-    table.save(update_fields=COMMITTED)
+    statements.save_columns(table, COMMITTED)
     if seats is not None:
         screens.remember(table, seats)
     move = None if seats_changed else screens.carried(table, after, lines)
@@ -366,7 +366,7 @@ def _announce(table: Table) -> None:
     """A change every screen shows but the game does not (a seat, who is here, who is
     ready): a new revision, announced after the commit at the same game version."""
     table.revision += 1
-    table.save(update_fields=["revision", "updated_at"])
+    statements.save_columns(table, ["revision", "updated_at"])
     live.table_changed(table.code, table.version, table.revision)
 
 
@@ -382,10 +382,12 @@ def _waited_for(seat: TableSeat, upcoming: int) -> bool:
 
 
 def _locked(code: str) -> Table:
-    try:
-        return Table.objects.select_for_update().get(code=code)
-    except Table.DoesNotExist:
-        raise Refused("There is no table with that link: it may have been mistyped.") from None
+    """The table, its row locked until the transaction ends: as this process already holds
+    it at the locked revision (every change to the row moves the revision on), else read."""
+    revision = statements.lock_table(code)
+    if revision is None:
+        raise Refused("There is no table with that link: it may have been mistyped.")
+    return screens.table_at(code, revision) or Table.objects.get(code=code)
 
 
 def _seat(table: Table, token: str) -> TableSeat:

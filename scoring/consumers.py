@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.db import aclose_old_connections, database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.db import database_sync_to_async
+
+from config.consumers import Consumer
 
 from . import live, services, sessions
 from .entries import Refused
@@ -25,7 +26,7 @@ from .rendering import Viewer, render_notice, render_parts
 REFUSED = 4403  # a 4xxx close tells htmx-ext-ws not to reconnect
 
 
-class SheetConsumer(AsyncWebsocketConsumer):
+class SheetConsumer(Consumer):
     match_id: int
     viewer: Viewer
 
@@ -51,7 +52,6 @@ class SheetConsumer(AsyncWebsocketConsumer):
 
     async def sheet_changed(self, event: dict[str, Any]) -> None:
         """A committed change to this match: redraw the regions it touched."""
-        await aclose_old_connections()
         await self.send(text_data=await self._render(event["parts"]))
 
     # -- the database side, one thread (database_sync_to_async) --------------------------

@@ -207,17 +207,35 @@ async def measure_cpu(step: Step, pids: list[int], seconds: float) -> None:
     step.cpu["client"] = round((time.process_time() - client) / seconds, 2)
 
 
+OPENING_AT_ONCE = 50  # handshakes in flight: a few hundred at once overran daphne's 5 s
+CONNECT_ATTEMPTS = 5
+
+
+async def open_socket(url: str, opening: asyncio.Semaphore):
+    """A websocket to ``url``, opened at most OPENING_AT_ONCE at a time and tried again
+    after a failed handshake, as the table page does (with backoff)."""
+    import websockets
+
+    origin = url.replace("ws://", "http://").split("/ws/")[0]
+    for attempt in range(CONNECT_ATTEMPTS):
+        try:
+            async with opening:
+                return await websockets.connect(url, origin=origin, max_size=2**22)
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            if attempt == CONNECT_ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(0.5 * 2**attempt)
+    raise AssertionError("unreachable")
+
+
 class Seat:
     def __init__(self, table: Table, index: int, url: str) -> None:
         self.table, self.index, self.url = table, index, url
         self.view: dict | None = None
         self.ready = asyncio.Event()
 
-    async def run(self) -> None:
-        import websockets
-
-        origin = self.url.replace("ws://", "http://").split("/ws/")[0]
-        async with websockets.connect(self.url, origin=origin, max_size=2**22) as ws:
+    async def run(self, opening: asyncio.Semaphore) -> None:
+        async with await open_socket(self.url, opening) as ws:
             self.socket = ws
             async for frame in ws:
                 message = json.loads(frame)
@@ -312,8 +330,15 @@ async def game_step(
     loop = asyncio.get_running_loop()
     players = [Table(t["code"], t["tokens"], urls, step) for t in tables]
     start = loop.time()
-    sockets = [asyncio.create_task(s.run()) for p in players for s in p.seats]
-    await asyncio.gather(*(s.ready.wait() for p in players for s in p.seats))
+    opening = asyncio.Semaphore(OPENING_AT_ONCE)
+    sockets = [asyncio.create_task(s.run(opening)) for p in players for s in p.seats]
+    first_views = asyncio.gather(*(s.ready.wait() for p in players for s in p.seats))
+    done, _ = await asyncio.wait([first_views, *sockets], return_when=asyncio.FIRST_COMPLETED)
+    stopped = [task for task in done if task is not first_views]
+    if stopped:  # a socket gave up connecting, or was closed, before its first view
+        first_views.cancel()
+        why = stopped[0].exception() or "the server closed it"
+        raise RuntimeError(f"a socket stopped before its first view: {why}")
     stop = step.all_connected(since=start) + seconds
     cpu = asyncio.create_task(measure_cpu(step, pids, seconds))
     await asyncio.gather(*(p.play(pace, stop) for p in players))
@@ -328,19 +353,18 @@ async def echo_step(
     count: int, urls: list[str], seconds: float, pace: float, pids: list[int]
 ) -> Step:
     """The floor: groups of four echo sockets, one message a second per group."""
-    import websockets
 
     step = Step()
     loop = asyncio.get_running_loop()
     tag = random.randrange(10**9)
 
+    opening = asyncio.Semaphore(OPENING_AT_ONCE)
+
     async def connect(n: int) -> list:
-        sockets = []
-        for i in range(4):
-            url = f"{urls[i % len(urls)]}/ws/echo/{tag}-{n}/"
-            origin = url.replace("ws://", "http://").split("/ws/")[0]
-            sockets.append(await websockets.connect(url, origin=origin))
-        return sockets
+        return [
+            await open_socket(f"{urls[i % len(urls)]}/ws/echo/{tag}-{n}/", opening)
+            for i in range(4)
+        ]
 
     async def group(sockets: list) -> None:
         await asyncio.sleep(random.random() / pace)

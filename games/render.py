@@ -73,7 +73,7 @@ def screen_context(
 ) -> dict[str, Any]:
     """Everything the page's regions are rendered from: this seat's own part, and (unless
     ``shared`` is off, for a socket, which gets those regions from games.screens' cache)
-    what all seats share."""
+    what all seats share: the top bar, the board, the recent moves and the players."""
     names = {s.position: s.name for s in seats}
     context: dict[str, Any] = {
         "table": table,
@@ -88,11 +88,10 @@ def screen_context(
         context["bot_levels"] = BOT_LEVELS
         return context
     if shared:
-        context.update(shared_context(view, names))
+        context.update(shared_context(view, names), players=players(seats, me, view))
     context.update(
         hand=_hand(view),
         prompt=_prompt(table, seats, me, game, view, names),
-        players=_players(seats, me, view),
         round_over=view.round_over,
         match_over=game.is_over,
         winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
@@ -305,8 +304,8 @@ def _prompt(
     return Prompt("Your turn: tap a tile, then where it goes.", True)
 
 
-def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> list[dict]:
-    """One row per seat, every value the template shows worked out here: four seats see
+def players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> list[dict]:
+    """One row per seat, every value the template shows worked out here: every seat sees
     this region on every move, and a template looking up attributes of models is slow."""
     rows = []
     for s in seats:
@@ -318,7 +317,6 @@ def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> li
             tag = "a bot plays for now" if s.stand_in else ""
         shown = {
             "name": s.name,
-            "me": me is not None and s.position == me.position,
             "on": s.connected or s.is_bot,
             "presence": presence,
             "tag": tag,
@@ -329,6 +327,7 @@ def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> li
         rows.append(
             {
                 **shown,
+                "me": me is not None and s.position == me.position,
                 "position": s.position,
                 "turn": s.position == view.turn and not view.round_over,
                 "absent": not s.is_bot and not s.connected and not s.stand_in,
@@ -340,8 +339,7 @@ def _players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> li
 
 @lru_cache(maxsize=4096)
 def _member_html(shown: tuple[tuple[str, Any], ...]) -> SafeString:
-    """A player's row, kept: the four seats of a table show the same rows of the three
-    others (and most rows stay as they were from one move to the next)."""
+    """A player's row, kept: most rows stay as they were from one move to the next."""
     return render_to_string("games/partials/member.html", dict(shown))
 
 

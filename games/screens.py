@@ -65,11 +65,15 @@ def message(
     if found is None:
         gone = "This table no longer exists."
         return _json({"type": "error", "code": "no_table", "message": gone})
-    regions = _json(render_to_string("games/partials/seat_regions.html", found.context))
-    if found.game is not None:  # two JSON strings joined: the JSON of the two texts joined
-        shared = _shared_regions(code, found.data["version"], found.game, found.context)
-        regions = shared[:-1] + regions[1:]
-    return _json(found.data)[:-1] + ',"html":' + regions + "}"
+    regions = [_json(render_to_string("games/partials/seat_regions.html", found.context))]
+    if found.game is not None:
+        regions[:0] = [
+            _shared_regions(code, found.data["version"], found.game, found.context),
+            _players_region(found.data["version"], found.context),
+        ]
+    # JSON strings joined (without the quotes between them): the JSON of the texts joined
+    html = '"' + "".join(region[1:-1] for region in regions) + '"'
+    return _json(found.data)[:-1] + ',"html":' + html + "}"
 
 
 def _json(value: Any) -> str:
@@ -91,13 +95,13 @@ class _Recent:
     def __init__(self, size: int) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._entries: OrderedDict[tuple, Any] = OrderedDict()
 
-    def get(self, key: tuple[str, int]) -> Any:
+    def get(self, key: tuple) -> Any:
         with self._lock:
             return self._entries.get(key)
 
-    def put(self, key: tuple[str, int], value: Any) -> None:
+    def put(self, key: tuple, value: Any) -> None:
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self._size:
@@ -111,6 +115,10 @@ _tables = _Recent(512)  # (code, revision) -> (table, seats)
 # version and process: four sockets of a table (and every spectator) are told of each
 # version, and they all show it.
 _shared = _Recent(512)  # (code, version) -> JSON string
+# The players region, rendered once per table revision, game version and process: every
+# seat sees the same rows (the page's script marks its own), but the host's session sees
+# the host's controls in them, rendered for the host's seat.
+_players = _Recent(512)  # (code, revision, version, the host's seat or None) -> JSON string
 # The score sheet, rendered once per table version and process: at a round's end every seat
 # shows it, and again each time somebody presses Ready (a new revision, the same version).
 _sheets = _Recent(128)  # (code, version) -> HTML
@@ -209,6 +217,23 @@ def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]
         shared = render.shared_context(public, context["names"])
         encoded = _json(render_to_string("games/partials/shared_regions.html", shared))
         _shared.put((code, version), encoded)
+    return encoded
+
+
+def _players_region(version: int, context: dict[str, Any]) -> str:
+    table, me, host = context["table"], context["me"], context["is_host"]
+    key = (table.code, table.revision, version, (me.position if me else -1) if host else None)
+    encoded = _players.get(key)
+    if encoded is None:
+        rows = render.players(context["seats"], me, context["view"])
+        shown = {
+            "players": rows,
+            "table": table,
+            "is_host": host,
+            "match_over": context["match_over"],
+        }
+        encoded = _json(render_to_string("games/partials/players.html", shown))
+        _players.put(key, encoded)
     return encoded
 
 

@@ -155,7 +155,8 @@
   }
 
   // The server sends every seat the same board, in table order; this seat's train goes
-  // first, then the public trains, then the others in seat order from this seat's.
+  // first, then the public trains, then the others in seat order from this seat's. The
+  // players' rows are the same for every seat too: this seat's own is marked here.
   function arrangeBoard () {
     var board = document.getElementById('table-board')
     if (!board || !view.game) return
@@ -169,6 +170,9 @@
     var lanes = Array.prototype.slice.call(board.querySelectorAll('.lane'))
     lanes.forEach(function (lane) { lane.classList.toggle('lane--mine', rank(lane) === 0) })
     lanes.sort(function (a, b) { return rank(a) - rank(b) }).forEach(function (lane) { board.appendChild(lane) })
+    document.querySelectorAll('#table-players .member').forEach(function (member) {
+      member.classList.toggle('member--me', Number(member.dataset.position) === view.seat)
+    })
   }
 
   function scrollState () {

@@ -4,6 +4,7 @@ daphne (asgi_server), so the websocket that carries the game is the real one."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -87,6 +88,12 @@ def test_two_people_play_a_short_match_to_its_end(asgi_server, browser, phone, s
     start.click()
     for page in (ana, ben):
         expect(page.locator("#table-board")).to_be_visible()
+    # Every seat is sent the same players' rows: each page marks its own.
+    for page, name, other in ((ana, "Ana", "Ben"), (ben, "Ben", "Ana")):
+        me = page.locator(".member--me")
+        expect(me).to_contain_text(re.compile(rf"{name} \(you\)"), use_inner_text=True)
+        them = page.locator(".member", has_text=other)
+        expect(them).not_to_contain_text("(you)", use_inner_text=True)  # as shown, not hidden
     ben.locator(".tile--hand").first.click()  # Ana plays first: answered in the page at once
     expect(ben.locator(".toast")).to_have_text("It is not your turn: Ana is to play.")
     ben.locator(".toast").click()  # a tap clears it

@@ -4,6 +4,7 @@ Every form posts with CSRF, and a refused or malformed request changes nothing."
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import fields
 
@@ -49,6 +50,13 @@ def join(client: Client, table: Table, name: str, position: str = ""):
 
 def seats(table: Table) -> list[tuple[int, str]]:
     return list(table.seats.order_by("position").values_list("position", "name"))
+
+
+def page_view(page) -> dict:
+    """The view a table page starts from (its script marks the seat's own train and row)."""
+    found = re.search(r'<script id="table-view" type="application/json">(.*?)</script>', page.text)
+    assert found, "the page carries its view"
+    return json.loads(found.group(1))
 
 
 @pytest.fixture
@@ -236,7 +244,8 @@ def test_the_rejoin_link_brings_a_seat_to_another_device(host, lobby):
     response = phone.get(f"/t/{lobby.code}/rejoin/{token}/")
     assert response.status_code == 302 and response["Location"] == f"/t/{lobby.code}/"
     page = phone.get(response["Location"])
-    assert "Ben (you)" in page.text and "tile--hand" in page.text
+    ben_seat = TableSeat.objects.get(table=lobby, name="Ben").position
+    assert page_view(page)["seat"] == ben_seat and "tile--hand" in page.text
     assert phone.get(f"/t/{lobby.code}/rejoin/not-a-token/").status_code == 404
 
 

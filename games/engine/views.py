@@ -7,7 +7,6 @@ the boneyard's contents, not even after the round ends: the scores say what a ha
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .actions import Action
@@ -117,10 +116,7 @@ def view_for(game: Game, seat: int | None) -> SeatView:
     )
 
 
-@lru_cache(maxsize=4096)
 def _train_dict(train: Train) -> dict[str, Any]:
-    """Kept by the train as it stands (trains are immutable): a move changes one train, and
-    every seat's view of every version lists them all. Callers must not change the dict."""
     return {
         "owner": train.owner,
         "marked": train.marked,
@@ -138,9 +134,7 @@ def _train_dict(train: Train) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=4096)
 def _event_dict(event: Event) -> dict[str, Any]:
-    """Kept, as the trains are: the same recent events are in every view."""
     data: dict[str, Any] = {"seat": event.seat, "kind": event.kind}
     if event.tile is not None:
         data["tile"] = list(event.tile)

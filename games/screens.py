@@ -158,13 +158,14 @@ def table_at(code: str, revision: int) -> Table | None:
 
 
 def seats_at(table: Table) -> list[TableSeat]:
-    """The seats of a table just read (and locked) at its revision: copies of what this
-    process holds at that revision, else read. Every change to a seat moves the revision on,
-    so the copies are the rows; copies, because the caller may change them and roll back."""
+    """The seats of a table just read (and locked) at its revision: what this process holds
+    at that revision, else read. Every change to a seat moves the revision on, so they are
+    the rows. They are the ones this process's screens show: a caller changes a copy (its
+    transaction may roll back), never the seat it was given."""
     found = _tables.get((table.code, table.revision))
     if found is None:
         return list(table.seats.all())
-    return [copy.copy(seat) for seat in found[1]]
+    return list(found[1])
 
 
 def remember(table: Table, seats: list[TableSeat]) -> None:

@@ -9,6 +9,7 @@ is told the new version and renders its own seat's view. A refused action change
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -175,6 +176,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
             )
         back = bool(seat.stand_in)
         if back:  # the player is back: the bot that stood in gives the seat back
+            seat = seats[seat.position] = copy.copy(seat)  # screens show the one given
             seat.stand_in = ""
             seat.save(update_fields=["stand_in"])
         game = movelog.game_of(table)

@@ -40,13 +40,15 @@ def save_columns(instance: models.Model, names: Sequence[str]) -> None:
 
 
 def insert(model: type[models.Model], rows: Sequence[models.Model]) -> None:
-    """``model.objects.bulk_create(rows)``, without reading back their primary keys."""
+    """``model.objects.bulk_create(rows)``, without reading back their primary keys: one
+    statement for all the rows (psycopg's ``executemany`` runs a pipeline, costlier than
+    the statement itself for the line or two of a move)."""
+    if not rows:
+        return
     fields = _insert_fields(model)
-    values = [
-        [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields] for row in rows
-    ]
+    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
     with connection.cursor() as cursor:
-        cursor.executemany(_insert_sql(model, connection.vendor), values)
+        cursor.execute(_insert_sql(model, len(rows), connection.vendor), values)
 
 
 @lru_cache
@@ -69,9 +71,9 @@ def _insert_fields(model: type[models.Model]) -> tuple[models.Field, ...]:
 
 
 @lru_cache
-def _insert_sql(model: type[models.Model], vendor: str) -> str:
+def _insert_sql(model: type[models.Model], count: int, vendor: str) -> str:
     q = connection.ops.quote_name
     fields = _insert_fields(model)
     columns = ", ".join(q(f.column) for f in fields)
-    marks = ", ".join("%s" for _ in fields)
-    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    row = "(" + ", ".join("%s" for _ in fields) + ")"
+    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * count)}"

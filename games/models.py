@@ -132,7 +132,9 @@ class TableSeat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["table", "position"]
+        # By the table's id, not "table": that would join every seats query to the tables
+        # to order by the table's own ordering, for rows that are always of one table.
+        ordering = ["table_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="table_seat_unique"),
             models.CheckConstraint(

@@ -1,6 +1,7 @@
 """A move's statements, written as SQL once (games.statements): what they write must read
 back through the ORM as the ORM would have written it, on SQLite and on PostgreSQL (the
-PostgreSQL + Redis pass runs this file again)."""
+PostgreSQL + Redis pass runs this file again). And the seats' read, which services run
+whenever a seat changes."""
 
 from __future__ import annotations
 
@@ -77,3 +78,11 @@ def test_an_unknown_table_is_refused_by_the_lock():
     assert statements.lock_table("no-such-code") is None
     with pytest.raises(services.Refused, match="no table with that link"):
         services.act("no-such-code", "a-token", parse({"type": "draw", "version": 1}))
+
+
+def test_a_tables_seats_are_read_without_joining_the_tables():
+    """Seats are ordered by their table's id, not by the table (whose own ordering would
+    join the tables to every read of a table's seats)."""
+    table, _ = started_table()
+    sql = str(table.seats.all().query)
+    assert "JOIN" not in sql and [s.position for s in table.seats.all()] == [0, 1]

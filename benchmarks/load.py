@@ -217,15 +217,16 @@ async def open_socket(url: str, opening: asyncio.Semaphore):
     import websockets
 
     origin = url.replace("ws://", "http://").split("/ws/")[0]
-    for attempt in range(CONNECT_ATTEMPTS):
+    failed = 0
+    while True:
         try:
             async with opening:
                 return await websockets.connect(url, origin=origin, max_size=2**22)
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
-            if attempt == CONNECT_ATTEMPTS - 1:
+            failed += 1
+            if failed == CONNECT_ATTEMPTS:
                 raise
-            await asyncio.sleep(0.5 * 2**attempt)
-    raise AssertionError("unreachable")
+            await asyncio.sleep(0.5 * 2 ** (failed - 1))
 
 
 class Seat:

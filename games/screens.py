@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,14 @@ class _Recent:
             self._entries[key] = value
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
+
+    def kept(self, key: tuple, build: Callable[[], Any]) -> Any:
+        """The entry for ``key``, built (outside the lock) and kept if there is none."""
+        value = self.get(key)
+        if value is None:
+            value = build()
+            self.put(key, value)
+        return value
 
 
 # The table and its seats as they were at a revision, read once per process: every socket
@@ -212,45 +221,42 @@ def follow(code: str, move: dict[str, Any]) -> bool:
 
 
 def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:
-    encoded = _shared.get((code, version))
-    if encoded is None:
+    def build() -> str:
         public = view_for(game, None)  # built from no seat's view, so it holds no hand
         shared = render.shared_context(public, context["names"])
-        encoded = _json(render_to_string("games/partials/shared_regions.html", shared))
-        _shared.put((code, version), encoded)
-    return encoded
+        return _json(render_to_string("games/partials/shared_regions.html", shared))
+
+    return _shared.kept((code, version), build)
 
 
 def _players_region(version: int, context: dict[str, Any]) -> str:
     table, me, host = context["table"], context["me"], context["is_host"]
-    key = (table.code, table.revision, version, (me.position if me else -1) if host else None)
-    encoded = _players.get(key)
-    if encoded is None:
-        rows = render.players(context["seats"], me, context["view"])
+
+    def build() -> str:
         shown = {
-            "players": rows,
+            "players": render.players(context["seats"], me, context["view"]),
             "table": table,
             "is_host": host,
             "match_over": context["match_over"],
         }
-        encoded = _json(render_to_string("games/partials/players.html", shown))
-        _players.put(key, encoded)
-    return encoded
+        return _json(render_to_string("games/partials/players.html", shown))
+
+    host_seat = (me.position if me else -1) if host else None
+    return _players.kept((table.code, table.revision, version, host_seat), build)
 
 
 def _sheet_region(table: Table, cached_only: bool) -> str:
     """The score sheet at the table's version, read from the match as it is now: what is
     kept for a version is never behind it (at most a round ahead, if the table has moved on
     since the version was read)."""
-    html = _sheets.get((table.code, table.version))
-    if html is None:
+
+    def build() -> str:
         if cached_only:
             raise NotCached("the score sheet is read from the database")
-        html = render_to_string(
-            "games/partials/sheet.html", {"sheet": render.sheet_context(table.match)}
-        )
-        _sheets.put((table.code, table.version), html)
-    return html
+        sheet = render.sheet_context(table.match)
+        return render_to_string("games/partials/sheet.html", {"sheet": sheet})
+
+    return _sheets.kept((table.code, table.version), build)
 
 
 def screen(

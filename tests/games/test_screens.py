@@ -12,6 +12,7 @@ from games import movelog, screens, services
 from games.engine import Rules
 from games.intents import parse
 from games.movelog import NotCached
+from tests.games.tables import first_legal_move, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -66,18 +67,10 @@ def test_another_process_shows_a_move_from_its_announcement_as_if_read_from_the_
     """A move's announcement carries its log lines and the table's changed columns: a
     process that did not commit it takes it in without reading, and every seat's view is
     the one a read of the database gives."""
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
-    ben = services.join(table.code, "Ben")
-    services.start(table.code, table.host_token)
-    table.refresh_from_db()
-    tokens = {0: host.token, 1: ben.token}
-    before = json.loads(screens.message(table.code, host.token, table.version, table.revision))
+    table, tokens = started_table()
+    before = json.loads(screens.message(table.code, tokens[0], table.version, table.revision))
     turn = before["game"]["turn"]
-    mover = json.loads(screens.message(table.code, tokens[turn], table.version, table.revision))
-    legal = mover["game"]["legal"][0]
-    message = {"type": legal["kind"], "version": table.version}
-    if legal["kind"] == "play":
-        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
+    message = first_legal_move(table, tokens[turn])
 
     with (
         broadcast.collected() as announcements,
@@ -88,7 +81,7 @@ def test_another_process_shows_a_move_from_its_announcement_as_if_read_from_the_
     version, revision = event["version"], event["revision"]
     forget(table.code, version, revision)  # the other process knows the table as it was
     with pytest.raises(NotCached):
-        screens.message(table.code, host.token, version, revision, cached_only=True)
+        screens.message(table.code, tokens[0], version, revision, cached_only=True)
 
     assert screens.follow(table.code, event["move"])
     followed = [

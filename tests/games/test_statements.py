@@ -10,28 +10,11 @@ from datetime import UTC, datetime
 import pytest
 
 from games import screens, services, statements
-from games.engine import Rules
 from games.intents import parse
 from games.models import Move, Table
+from tests.games.tables import first_legal_move, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-def started_table() -> tuple[Table, dict[int, str]]:
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
-    ben = services.join(table.code, "Ben")
-    services.start(table.code, table.host_token)
-    table.refresh_from_db()
-    return table, {0: host.token, 1: ben.token}
-
-
-def a_legal_move(table: Table, token: str) -> dict:
-    view = screens.screen(table.code, token).data
-    legal = view["game"]["legal"][0]
-    message = {"type": legal["kind"], "version": table.version}
-    if legal["kind"] == "play":
-        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
-    return message
 
 
 def test_saved_columns_read_back_as_the_orm_saves_them():
@@ -52,7 +35,7 @@ def test_a_move_appends_its_lines_to_the_log_as_json_with_their_numbers():
     turn = screens.screen(table.code, tokens[0]).data["game"]["turn"]
     lines_before = table.move_count
 
-    services.act(table.code, tokens[turn], parse(a_legal_move(table, tokens[turn])))
+    services.act(table.code, tokens[turn], parse(first_legal_move(table, tokens[turn])))
 
     table.refresh_from_db()
     added = list(Move.objects.filter(table=table, number__gt=lines_before).order_by("number"))
@@ -67,7 +50,7 @@ def test_a_service_uses_the_table_this_process_holds_only_at_the_revision_it_loc
     table, tokens = started_table()
     screens.message(table.code, tokens[0], table.version, table.revision)  # cached now
     turn = screens.screen(table.code, tokens[0]).data["game"]["turn"]
-    move = parse(a_legal_move(table, tokens[turn]))
+    move = parse(first_legal_move(table, tokens[turn]))
     Table.objects.filter(pk=table.pk).update(status="finished", revision=table.revision + 1)
 
     with pytest.raises(services.Refused, match="not being played"):

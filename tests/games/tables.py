@@ -1,0 +1,26 @@
+"""Started tables and legal moves for the online-play tests, built through the services."""
+
+from __future__ import annotations
+
+from games import screens, services
+from games.engine import Rules
+from games.models import Table
+
+
+def started_table() -> tuple[Table, dict[int, str]]:
+    """A two-seat short match (Ana hosts, Ben joins), started: the table and seat tokens."""
+    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
+    ben = services.join(table.code, "Ben")
+    services.start(table.code, table.host_token)
+    table.refresh_from_db()
+    return table, {0: host.token, 1: ben.token}
+
+
+def first_legal_move(table: Table, token: str) -> dict:
+    """The message for the first legal action in the seat's view at the table's version."""
+    view = screens.screen(table.code, token, table.version, table.revision).data
+    legal = view["game"]["legal"][0]
+    message = {"type": legal["kind"], "version": table.version}
+    if legal["kind"] == "play":
+        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
+    return message

@@ -172,6 +172,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The table screen's regions, which a socket draws for every seat on every move
+        # (config/jinja2.py says why they are Jinja2).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment"},
+    },
 ]
 
 # Served by daphne only (no WSGI): websockets need ASGI.

@@ -1,9 +1,11 @@
 """The regions of a table's screen, rendered from one seat's view.
 
-The page and the socket render the same partials, each a top-level element with a stable
-id: the page's script swaps each region it receives into the element with that id. The
-context built here is all the templates get, so what a seat sees is decided in one place
-and the templates only lay it out.
+The page and the socket draw the same regions, each a top-level element with a stable id:
+the page's script swaps each region it receives into the element with that id. They are
+Jinja2 templates (templates/jinja2/games/regions/, config/jinja2.py says why); the lobby
+and the score sheet, drawn far less often, are Django templates. The context built here is
+all the templates get, so what a seat sees is decided in one place and the templates only
+lay it out.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from django.http import HttpRequest
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -60,6 +64,29 @@ class Prompt:
     text: str
     mine: bool = False
     buttons: list[str] = field(default_factory=list)
+
+
+def region(name: str, context: dict[str, Any], request: HttpRequest | None = None) -> SafeString:
+    """One region (or a group of them) drawn by its template in games/regions/. With the
+    ``request`` of a page, its forms carry their CSRF field; a socket's copy has none, and
+    htmx sends the token in a header instead."""
+    template = engines["jinja2"].get_template(f"games/regions/{name}.html")
+    return mark_safe(template.render(context, request))  # noqa: S308 - autoescaped
+
+
+def seat_regions(context: dict[str, Any]) -> SafeString:
+    """One seat's own regions, as a socket sends them: in a game its round's end, hand and
+    prompt (and the score sheet when it is due); before the start the top bar and seats."""
+    if context["view"] is None:
+        return region("top", context) + render_to_string("games/partials/lobby.html", context)
+    return region("seat", context)
+
+
+def page_regions(context: dict[str, Any], request: HttpRequest) -> dict[str, SafeString]:
+    """The regions the table page shows, drawn as the socket draws them (with the page's
+    CSRF fields), for the page's Django template to place."""
+    names = ("top", "board", "round", "dock", "players", "log") if context["view"] else ("top",)
+    return {name: region(name, dict(context), request) for name in names}
 
 
 def screen_context(
@@ -200,7 +227,7 @@ def _lane_html(index: int, title: str, train: Train) -> SafeString:
         tile_count=train.tile_count,
         owes_cover=train.owes_cover,
     )
-    return render_to_string("games/partials/lane.html", {"lane": lane})
+    return region("lane", {"lane": lane})
 
 
 def _hand(view: SeatView) -> SafeString:
@@ -340,7 +367,7 @@ def players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> lis
 @lru_cache(maxsize=4096)
 def _member_html(shown: tuple[tuple[str, Any], ...]) -> SafeString:
     """A player's row, kept: most rows stay as they were from one move to the next."""
-    return render_to_string("games/partials/member.html", dict(shown))
+    return region("member", dict(shown))
 
 
 def _describe(event, names: dict[int, str], view: SeatView) -> str:

@@ -66,7 +66,7 @@ def message(
     if found is None:
         gone = "This table no longer exists."
         return _json({"type": "error", "code": "no_table", "message": gone})
-    regions = [_json(render_to_string("games/partials/seat_regions.html", found.context))]
+    regions = [_json(render.seat_regions(found.context))]
     if found.game is not None:
         regions[:0] = [
             _shared_regions(code, found.data["version"], found.game, found.context),
@@ -224,7 +224,7 @@ def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]
     def build() -> str:
         public = view_for(game, None)  # built from no seat's view, so it holds no hand
         shared = render.shared_context(public, context["names"])
-        return _json(render_to_string("games/partials/shared_regions.html", shared))
+        return _json(render.region("shared", shared))
 
     return _shared.kept((code, version), build)
 
@@ -239,7 +239,7 @@ def _players_region(version: int, context: dict[str, Any]) -> str:
             "is_host": host,
             "match_over": context["match_over"],
         }
-        return _json(render_to_string("games/partials/players.html", shown))
+        return _json(render.region("players", shown))
 
     host_seat = (me.position if me else -1) if host else None
     return _players.kept((table.code, table.revision, version, host_seat), build)

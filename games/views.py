@@ -26,6 +26,7 @@ from games.engine.tiles import name
 from . import screens, services, sessions
 from .forms import BotForm, JoinForm, SeatForm, TableForm
 from .models import Table, TableSeat
+from .render import page_regions
 
 
 @require_http_methods(["GET", "POST"])
@@ -182,6 +183,7 @@ def _table_page(
         join_form = JoinForm(initial={"name": _account_name(request)}, free=_free_seats(found))
     context = {
         **shown.context,
+        "regions": page_regions(shown.context, request),
         "data": shown.data,
         "join_form": join_form,
         "invite": _invite(request, found),

@@ -229,6 +229,8 @@ def test_the_host_hands_an_absent_players_seat_to_a_bot(host, lobby):
     host.post(f"/t/{lobby.code}/start/")
     page = host.get(f"/t/{lobby.code}/")
     assert "Let a bot play for Ben" in page.text and "Let a bot play for Ana" not in page.text
+    form = page.text.split('class="stand-in">', 1)[1].split("</form>", 1)[0]
+    assert 'name="csrfmiddlewaretoken"' in form  # the page's copy posts without htmx too
     assert "Let a bot play for" not in ben.get(f"/t/{lobby.code}/").text
     response = host.post(f"/t/{lobby.code}/stand-in/", {"position": "1", "level": "strategic"})
     assert response.status_code == 302

@@ -34,7 +34,7 @@ def test_a_view_message_is_the_json_of_the_whole_view_whatever_the_names_hold():
         assert text == orjson.dumps(view).decode()
         assert 'id="table-board"' in view["html"]  # a region all seats share
         assert 'id="table-dock"' in view["html"]  # and one of the seat's own
-        assert "Zoë &quot;the train&quot;" in view["html"]
+        assert "Zoë &#34;the train&#34;" in view["html"]  # escaped as Jinja2 escapes
         assert "&lt;b&gt;Ana&lt;/b&gt;" in view["html"]
         assert [s["name"] for s in view["seats"]] == NAMES
 

@@ -31,8 +31,12 @@ def _path(name: str, args: tuple[Any, ...], prefix: str) -> str:
 
 
 def environment(**options: Any) -> Environment:
+    # cache_size -1 keeps every template in a plain dict: a dozen regions, looked up for
+    # every region drawn, where the default's LRU takes a lock for each lookup.
     env = Environment(
-        **{**options, "undefined": StrictUndefined}, trim_blocks=True, lstrip_blocks=True
+        **{**options, "undefined": StrictUndefined, "cache_size": -1},
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     env.globals.update(url=url, domino=dominoes.svg)
     env.filters.update(pluralize=pluralize)

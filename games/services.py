@@ -234,19 +234,20 @@ def ready(code: str, token: str) -> Outcome | None:
     """A person is ready for the next round; the round is dealt once every person is."""
     with transaction.atomic():
         table = _locked(code)
-        seat = _seat(table, token)
+        seats = {s.position: s for s in screens.seats_at(table)}  # as in act: no read
+        seat = _seat_of(seats.values(), token)
         game = movelog.game_of(table)
         if game is None or game.is_over or game.round.result is None:
             raise Refused("There is no next round to get ready for.")
         upcoming = game.rounds_played + 1
         if seat.ready_for != upcoming:
+            seat = seats[seat.position] = copy.copy(seat)  # screens show the one given
             seat.ready_for = upcoming
             seat.save(update_fields=["ready_for"])
-        waiting = [s for s in table.seats.all() if _waited_for(s, upcoming)]
-        if waiting:
-            _announce(table)
+        if any(_waited_for(s, upcoming) for s in seats.values()):
+            _announce(table, list(seats.values()))
             return None
-        return _deal_next(table, game)
+        return _deal_next(table, game, list(seats.values()))
 
 
 def start_next_round_if_due(code: str) -> Outcome | None:
@@ -260,9 +261,9 @@ def start_next_round_if_due(code: str) -> Outcome | None:
         return _deal_next(table, game)
 
 
-def _deal_next(table: Table, game: Game) -> Outcome:
+def _deal_next(table: Table, game: Game, seats: list[TableSeat] | None = None) -> Outcome:
     game, lines = deal_step(game)
-    _commit(table, lines, game)
+    _commit(table, lines, game, seats)
     return _outcome(table, game)
 
 
@@ -364,11 +365,14 @@ def _commit(
     live.table_changed(table.code, table.version, table.revision, move)
 
 
-def _announce(table: Table) -> None:
+def _announce(table: Table, seats: list[TableSeat] | None = None) -> None:
     """A change every screen shows but the game does not (a seat, who is here, who is
-    ready): a new revision, announced after the commit at the same game version."""
+    ready): a new revision, announced after the commit at the same game version. With the
+    ``seats`` as they stand, this process's sockets show it without reading the table."""
     table.revision += 1
     statements.save_columns(table, ["revision", "updated_at"])
+    if seats is not None:
+        screens.remember(table, seats)
     live.table_changed(table.code, table.version, table.revision)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import screens, services
 from games.engine import Rules
+from games.intents import parse
 from games.models import Table
 
 
@@ -24,3 +25,14 @@ def first_legal_move(table: Table, token: str) -> dict:
     if legal["kind"] == "play":
         message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
     return message
+
+
+def play_to_round_end(table: Table, tokens: dict[int, str]) -> Table:
+    """Play each seat's first legal move until the round is over; the table as it then is."""
+    while True:
+        table.refresh_from_db()
+        game = screens.screen(table.code, None, table.version, table.revision).data["game"]
+        if game["round_over"]:
+            return table
+        seat = tokens[game["turn"]]
+        services.act(table.code, seat, parse(first_legal_move(table, seat)))

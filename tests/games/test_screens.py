@@ -12,7 +12,7 @@ from games import movelog, screens, services
 from games.engine import Rules
 from games.intents import parse
 from games.movelog import NotCached
-from tests.games.tables import first_legal_move, started_table
+from tests.games.tables import first_legal_move, play_to_round_end, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +91,36 @@ def test_another_process_shows_a_move_from_its_announcement_as_if_read_from_the_
     forget(table.code, version, revision)
     read = [screens.message(table.code, token, version, revision) for token in tokens.values()]
     assert followed == read
+
+
+def test_a_ready_is_shown_from_what_the_service_kept_as_a_read_would_show_it(
+    django_capture_on_commit_callbacks,
+):
+    """Ready takes the seats from this process's cache and keeps what it wrote, as a move
+    does: every seat's view of it needs no read, and is the one a read of the database
+    gives."""
+    table, tokens = started_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_to_round_end(table, tokens)
+    for token in tokens.values():  # the round's end, as the sockets show it
+        screens.message(table.code, token, table.version, table.revision)
+    with (
+        broadcast.collected() as announcements,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.ready(table.code, tokens[0])
+    [(_, event)] = announcements
+    version, revision = event["version"], event["revision"]
+    assert (version, revision) == (table.version, table.revision + 1)
+
+    kept = [
+        screens.message(table.code, token, version, revision, cached_only=True)
+        for token in tokens.values()
+    ]
+    forget(table.code, version, revision)
+    read = [screens.message(table.code, token, version, revision) for token in tokens.values()]
+    assert kept == read
+    assert "Waiting for Ben." in json.loads(kept[0])["html"]
 
 
 def forget(code: str, version: int, revision: int) -> None:

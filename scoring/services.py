@@ -156,10 +156,37 @@ def record_round(
         round_, _ = Round.objects.get_or_create(match=match, number=number)
         _check_round(round_, values)
         current = {e.seat_id: e for e in round_.entries.all()}
-        for seat, value in values.items():
-            entry = current.get(seat.pk) or Entry(round=round_, seat=seat)
-            _apply(match, entry, value, by=by, client_id=None)
+        cells = [(current.get(s.pk) or Entry(round=round_, seat=s), v) for s, v in values.items()]
+        _apply_round(match, cells, by=by)
         _changed(match, (live.SHEET,))
+
+
+def _apply_round(match: Match, cells: list[tuple[Entry, EntryValue]], *, by: str) -> None:
+    """:func:`_apply` for every cell of a round at once: a table records its rounds in one
+    block that holds up every table of its process, and writing the new cells and their
+    history lines together takes two statements where one at a time took two a cell."""
+    changes = []
+    for entry, value in cells:
+        old = entry.value
+        if old == value:
+            continue
+        entry.value = value
+        entry.version += 1
+        entry.entered_by = by
+        if entry.pk is not None:  # a cell entered before: rare, so saved on its own
+            entry.save()
+        changes.append(
+            Change(
+                match=match,
+                kind=Change.Kind.ENTRY,
+                entry=entry,
+                old=old.to_json(),
+                new=value.to_json(),
+                by=by,
+            )
+        )
+    Entry.objects.bulk_create([change.entry for change in changes if change.entry.pk is None])
+    Change.objects.bulk_create(changes)
 
 
 def _apply(

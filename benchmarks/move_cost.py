@@ -9,7 +9,10 @@ applies it (``services.act``: the locked transaction, the engine, the move log; 
 announcement is collected, as a socket's call does, and not sent), then each
 of the four seats' views, as the JSON text a socket sends (``screens.message``: the first
 one renders and encodes the regions all seats share, the other three reuse them). It
-prints the median time of each piece per move, and the size of a view.
+prints the median time of each piece per move, and the size of a view. The end of a round
+is timed apart, as it costs several moves' worth in one block: the move that ends it (the
+round is written to the score sheet) and its four views (with the score sheet), then each
+seat's Ready and the four views after it (the last Ready deals the next round).
 
 benchmarks/load.py measures the whole stack under load; this one says where a move's time
 goes, with far less noise, so a change to a piece can be judged on its own. Wall-clock time
@@ -30,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PIECES = ("act", "first view", "three other views")
+ROUND_END = ("the move that ends a round", "its four views", "a Ready", "the four views after it")
 
 
 def setup_django(workdir: Path) -> None:
@@ -87,24 +91,41 @@ def main() -> None:
             return False
         if game["round_over"]:
             for token in tokens:
-                services.ready(code, token)
+                ready = timed(services.ready, code, token)
+                timings["a Ready"].append(ready)
+                timings["the four views after it"].append(sum(four_views(code, tokens)[1]))
             views.pop(code, None)
             return False
         seat = game["turn"]
-        t0 = time.perf_counter()
-        with broadcast.collected():  # as a socket calls it: the announcement is the loop's
-            services.act(code, tokens[seat], parse(choose(seen[seat])))
-        t1 = time.perf_counter()
-        table = Table.objects.get(code=code)  # what the announcement carries: not timed
-        texts, spent = [], [t1 - t0, 0.0, 0.0]
-        for i, token in enumerate(tokens):
-            a = time.perf_counter()
-            texts.append(message(code, token, table.version, table.revision))
-            spent[1 if i == 0 else 2] += time.perf_counter() - a
+        spent = [timed(services.act, code, tokens[seat], parse(choose(seen[seat])))]
+        texts, seconds = four_views(code, tokens)
+        spent += [seconds[0], sum(seconds[1:])]
         views[code] = [json.loads(text) for text in texts]
-        for piece, seconds in zip(PIECES, spent, strict=True):
-            timings[piece].append(seconds * 1000)
+        if views[code][0]["game"]["round_over"]:
+            timings["the move that ends a round"].append(spent[0])
+            timings["its four views"].append(sum(spent[1:]))
+        else:
+            for piece, ms in zip(PIECES, spent, strict=True):
+                timings[piece].append(ms)
         return True
+
+    def timed(service, *args) -> float:
+        """The service's time in ms, called as a socket calls it: its announcement is
+        collected for the event loop to send, not sent."""
+        start = time.perf_counter()
+        with broadcast.collected():
+            service(*args)
+        return (time.perf_counter() - start) * 1000
+
+    def four_views(code: str, tokens: list[str]) -> tuple[list[str], list[float]]:
+        """Each seat's view of the table as it now is, and its time in ms."""
+        table = Table.objects.get(code=code)  # what the announcement carries: not timed
+        texts, spent = [], []
+        for token in tokens:
+            start = time.perf_counter()
+            texts.append(message(code, token, table.version, table.revision))
+            spent.append((time.perf_counter() - start) * 1000)
+        return texts, spent
 
     for code, tokens in tables:  # warm up: templates compiled, caches filled
         move(code, tokens)
@@ -129,7 +150,13 @@ def main() -> None:
     sample = views[tables[0][0]]
     html = statistics.mean(len(v["html"]) for v in sample)
     encoded = statistics.mean(len(json.dumps(v, separators=(",", ":"))) for v in sample)
-    print(f"\nA view: {encoded / 1024:.1f} KB of JSON, {html / 1024:.1f} KB of it HTML.")
+    print(f"\nA view: {encoded / 1024:.1f} KB of JSON, {html / 1024:.1f} KB of it HTML.\n")
+    print("| At a round's end | Median ms | Times |")
+    print("|---|---|---|")
+    for piece in ROUND_END:
+        if timings[piece]:
+            ms = statistics.median(timings[piece])
+            print(f"| {piece} | {ms:.2f} | {len(timings[piece])} |")
 
 
 if __name__ == "__main__":

@@ -165,26 +165,12 @@ def _apply_round(match: Match, cells: list[tuple[Entry, EntryValue]], *, by: str
     """:func:`_apply` for every cell of a round at once: a table records its rounds in one
     block that holds up every table of its process, and writing the new cells and their
     history lines together takes two statements where one at a time took two a cell."""
-    changes = []
-    for entry, value in cells:
-        old = entry.value
-        if old == value:
-            continue
-        entry.value = value
-        entry.version += 1
-        entry.entered_by = by
-        if entry.pk is not None:  # a cell entered before: rare, so saved on its own
-            entry.save()
-        changes.append(
-            Change(
-                match=match,
-                kind=Change.Kind.ENTRY,
-                entry=entry,
-                old=old.to_json(),
-                new=value.to_json(),
-                by=by,
-            )
-        )
+    changes = [
+        c for entry, value in cells if (c := _new_value(match, entry, value, by)) is not None
+    ]
+    for change in changes:
+        if change.entry.pk is not None:  # a cell entered before: rare, so saved on its own
+            change.entry.save()
     Entry.objects.bulk_create([change.entry for change in changes if change.entry.pk is None])
     Change.objects.bulk_create(changes)
 
@@ -199,14 +185,31 @@ def _apply(
     undoes: Change | None = None,
 ) -> Change | None:
     """Write a new value into a cell with its history line; nothing when it is unchanged."""
+    change = _new_value(match, entry, value, by, client_id=client_id, undoes=undoes)
+    if change is not None:
+        entry.save()
+        change.save()
+    return change
+
+
+def _new_value(
+    match: Match,
+    entry: Entry,
+    value: EntryValue,
+    by: str,
+    *,
+    client_id: uuid.UUID | None = None,
+    undoes: Change | None = None,
+) -> Change | None:
+    """Put a new value in a cell and return its history line, neither saved yet; None when
+    the value is the one the cell holds."""
     old = entry.value
     if old == value:
         return None
     entry.value = value
     entry.version += 1
     entry.entered_by = by
-    entry.save()
-    return Change.objects.create(
+    return Change(
         match=match,
         kind=Change.Kind.ENTRY,
         entry=entry,

@@ -84,13 +84,8 @@ def test_another_process_shows_a_move_from_its_announcement_as_if_read_from_the_
         screens.message(table.code, tokens[0], version, revision, cached_only=True)
 
     assert screens.follow(table.code, event["move"])
-    followed = [
-        screens.message(table.code, token, version, revision, cached_only=True)
-        for token in tokens.values()
-    ]
-    forget(table.code, version, revision)
-    read = [screens.message(table.code, token, version, revision) for token in tokens.values()]
-    assert followed == read
+    followed = from_cache(table.code, tokens, version, revision)
+    assert followed == read_afresh(table.code, tokens, version, revision)
 
 
 def test_a_ready_is_shown_from_what_the_service_kept_as_a_read_would_show_it(
@@ -113,14 +108,23 @@ def test_a_ready_is_shown_from_what_the_service_kept_as_a_read_would_show_it(
     version, revision = event["version"], event["revision"]
     assert (version, revision) == (table.version, table.revision + 1)
 
-    kept = [
-        screens.message(table.code, token, version, revision, cached_only=True)
+    kept = from_cache(table.code, tokens, version, revision)
+    assert kept == read_afresh(table.code, tokens, version, revision)
+    assert "Waiting for Ben." in json.loads(kept[0])["html"]
+
+
+def from_cache(code: str, tokens: dict[int, str], version: int, revision: int) -> list[str]:
+    """Every seat's view from this process's caches alone, without the database."""
+    return [
+        screens.message(code, token, version, revision, cached_only=True)
         for token in tokens.values()
     ]
-    forget(table.code, version, revision)
-    read = [screens.message(table.code, token, version, revision) for token in tokens.values()]
-    assert kept == read
-    assert "Waiting for Ben." in json.loads(kept[0])["html"]
+
+
+def read_afresh(code: str, tokens: dict[int, str], version: int, revision: int) -> list[str]:
+    """Every seat's view as a process that held nothing of this version reads it."""
+    forget(code, version, revision)
+    return [screens.message(code, token, version, revision) for token in tokens.values()]
 
 
 def forget(code: str, version: int, revision: int) -> None:

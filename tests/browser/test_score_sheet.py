@@ -78,7 +78,9 @@ def test_two_phones_enter_the_seed_rounds_and_both_follow_live(asgi_server, phon
     pick_tiles(ana, 1, 0, ["4-1", "6-6", "3-0"])
     expect(cell(ben, 1, 0).locator(".score")).to_have_text("20")  # no reload on Ben's phone
     pick_tiles(ben, 1, 1, ["12-11"])
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("23")  # before Alice taps again
     went_out(ana, 1, 2)
+    expect(cell(ben, 1, 2).locator(".score")).to_have_text("0")
     pick_tiles(ben, 1, 3, ["2-2", "5-4"])
     for page in (ana, ben):
         expect(page.locator("#sheet tbody tr").first.locator(".score")).to_have_text(
@@ -89,11 +91,14 @@ def test_two_phones_enter_the_seed_rounds_and_both_follow_live(asgi_server, phon
     rounds = [(31, 15, 27, 8), (None, 22, 14, 36), (18, 12, 41, None)]
     for number, row in enumerate(rounds, start=2):
         for seat, pips in enumerate(row):
-            page = ana if seat % 2 == 0 else ben
+            page, other = (ana, ben) if seat % 2 == 0 else (ben, ana)
             if pips is None:
                 went_out(page, number, seat)
             else:
                 enter_pips(page, number, seat, pips)
+            # The other phone shows it before anyone taps there: a tap that lands while a
+            # live update redraws the sheet is lost, as a person's would be (they tap again).
+            expect(cell(other, number, seat).locator(".score")).to_have_text(str(pips or 0))
     for page in (ana, ben):
         expect_totals(page, [69, 72, 82, 57])
         expect(page.locator("#standing")).to_contain_text("After 4 of 13 rounds: Dev leads on 57.")

@@ -176,7 +176,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
             )
         back = bool(seat.stand_in)
         if back:  # the player is back: the bot that stood in gives the seat back
-            seat = seats[seat.position] = copy.copy(seat)  # screens show the one given
+            seat = _to_change(seats, seat)
             seat.stand_in = ""
             seat.save(update_fields=["stand_in"])
         game = movelog.game_of(table)
@@ -241,7 +241,7 @@ def ready(code: str, token: str) -> Outcome | None:
             raise Refused("There is no next round to get ready for.")
         upcoming = game.rounds_played + 1
         if seat.ready_for != upcoming:
-            seat = seats[seat.position] = copy.copy(seat)  # screens show the one given
+            seat = _to_change(seats, seat)
             seat.ready_for = upcoming
             seat.save(update_fields=["ready_for"])
         if any(_waited_for(s, upcoming) for s in seats.values()):
@@ -381,6 +381,13 @@ def _bot_on_turn(table: Table, game: Game | None, seats: dict | None = None) -> 
         return False
     seats = seats if seats is not None else {s.position: s for s in table.seats.all()}
     return bool(seats[game.round.turn].played_by_bot)
+
+
+def _to_change(seats: dict[int, TableSeat], seat: TableSeat) -> TableSeat:
+    """A copy of ``seat``, put in its place in ``seats``, for the caller to change: the seat
+    it was given is the one this process's screens show, and the transaction may roll back."""
+    seats[seat.position] = copy.copy(seat)
+    return seats[seat.position]
 
 
 def _waited_for(seat: TableSeat, upcoming: int) -> bool:

@@ -28,9 +28,11 @@ run: venv
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 
 # The whole suite on the embedded default (SQLite, in-memory channel layer), then the online
-# and production tests again on PostgreSQL and Redis (tests/services_pass.py).
+# and production tests again on PostgreSQL and Redis (tests/services_pass.py). The first pass
+# runs a worker per core (pytest-xdist), each taking the next test when it is free: the
+# property tests are a few long tests, and a worker must not queue up behind them.
 test: venv
-	$(BIN)/pytest --cov=games/engine --cov-report=term $(PYTEST_ARGS)
+	$(BIN)/pytest -n auto --dist worksteal --cov=games/engine --cov-report=term $(PYTEST_ARGS)
 	$(BIN)/python -m tests.services_pass
 
 lint: venv

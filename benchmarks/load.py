@@ -203,15 +203,47 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+SERVICES = {"postgres": "postgres", "redis": "redis-server"}  # name in the table: command
+
+
+def service_cpu() -> dict[str, dict[int, float]]:
+    """CPU seconds so far of every PostgreSQL and Redis process, by pid (a connection's
+    backend is a process of its own)."""
+    found: dict[str, dict[int, float]] = {name: {} for name in SERVICES}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            command = (proc / "comm").read_text().strip()
+            for name, wanted in SERVICES.items():
+                if command == wanted:
+                    found[name][int(proc.name)] = cpu_seconds(int(proc.name))
+    return found
+
+
+def machine_busy() -> float:
+    """Busy CPU seconds of the whole machine so far, all cores (Linux /proc/stat)."""
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (
+        int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]
+    )
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 async def measure_cpu(step: Step, pids: list[int], seconds: float) -> None:
-    """How busy the servers and this load generator were during the measured seconds."""
+    """How busy the servers, this load generator, PostgreSQL, Redis and the whole machine
+    (its two cores: at most 2.0) were during the measured seconds."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, step.started - loop.time()))
     servers, client = [cpu_seconds(p) for p in pids], time.process_time()
+    services, machine = service_cpu(), machine_busy()
     await asyncio.sleep(seconds)
     for i, (pid, before) in enumerate(zip(pids, servers, strict=True)):
         step.cpu[f"server{i + 1}"] = round((cpu_seconds(pid) - before) / seconds, 2)
     step.cpu["client"] = round((time.process_time() - client) / seconds, 2)
+    for name, now in service_cpu().items():
+        used = sum(t - services[name].get(pid, 0.0) for pid, t in now.items())
+        step.cpu[name] = round(used / seconds, 2)
+    step.cpu["machine"] = round((machine_busy() - machine) / seconds, 2)
 
 
 OPENING_AT_ONCE = 50  # handshakes in flight: a few hundred at once overran daphne's 5 s

@@ -15,8 +15,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config import relay
 
 Message = tuple[str, dict[str, Any]]  # (group, message)
 
@@ -32,7 +33,7 @@ def after_commit(group: str, message: dict[str, Any]) -> None:
         if collected is not None:
             collected.append((group, message))
         else:
-            async_to_sync(get_channel_layer().group_send)(group, message)
+            async_to_sync(relay.group_send)(group, message)
 
     transaction.on_commit(send)
 
@@ -48,6 +49,5 @@ def collected() -> Iterator[list[Message]]:
 
 
 async def send_all(messages: list[Message]) -> None:
-    layer = get_channel_layer()
     for group, message in messages:
-        await layer.group_send(group, message)
+        await relay.group_send(group, message)

@@ -74,16 +74,19 @@ SQLITE_OPTIONS = {
 def channel_layers(env: Mapping[str, str]) -> dict:
     """Redis from REDIS_URL (needed as soon as there is more than one process), else in-memory.
 
-    The numbers differ from channels-redis' defaults on purpose:
+    A process reads one channel for all its sockets (config.relay), and a group holds the
+    processes with a socket in it. The numbers differ from channels-redis' defaults on purpose:
     - capacity 1500: a channel that holds `capacity` unread messages silently drops the next
-      group_send (logged at INFO only). The default of 100 is reached by one busy table whose
-      consumer is briefly slow; 1500 gives headroom, and every pushed view is complete, so one
-      lost message is healed by the next.
+      group_send (logged at INFO only), and so does a socket's inbox in the relay. The
+      process's channel takes one message per group message for all its tables (a hundred
+      busy tables send a hundred a second): the default of 100 is a second's backlog, which
+      one slow moment of the event loop reaches. 1500 gives headroom, and every pushed view
+      is complete, so one lost message is healed by the next.
     - expiry 10: a message unread after 10 s describes a table state that has moved on; drop it
       rather than deliver it late.
-    - group_expiry 86400: a socket is removed from its groups after this many seconds. It must
-      be at least daphne's websocket timeout (86400 s by default), or long-lived sockets stop
-      receiving group messages without any error.
+    - group_expiry 86400: a process is removed from a group this many seconds after a socket
+      of its last joined it. It must be at least daphne's websocket timeout (86400 s by
+      default), or long-lived sockets stop receiving group messages without any error.
     """
     url = env.get("REDIS_URL")
     if url:

@@ -15,6 +15,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from config import relay
 from config.consumers import Consumer
 
 from . import live, runner, screens, services, sessions
@@ -59,6 +60,7 @@ class TableConsumer(Consumer):
     code: str
     token: str | None = None
     host_token: str = ""
+    shown: int = 0  # the newest revision this socket was sent a view of, at least
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
@@ -68,21 +70,23 @@ class TableConsumer(Consumer):
         self._checked = time.monotonic()
         await self.accept()
         try:
-            _, replaced = await db(services.connect)(self.code, self.token, self.channel_name)
+            replaced, self.shown = await db(services.connect)(
+                self.code, self.token, self.channel_name
+            )
         except services.Refused as refused:
             await self._send({"type": "error", "code": "refused", "message": str(refused)})
             await self.close(code=NO_TABLE)
             return
         if replaced:
-            await self.channel_layer.send(replaced, {"type": "seat.replaced"})
-        await self.channel_layer.group_add(live.group_name(self.code), self.channel_name)
+            await relay.send(replaced, {"type": "seat.replaced"})
+        await self.join(live.group_name(self.code))
         await self._send_view(with_sheet=True)
         await runner.resume(self.code)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "code"):
             return
-        await self.channel_layer.group_discard(live.group_name(self.code), self.channel_name)
+        await self.leave(live.group_name(self.code))
         if self.token:
             await db(services.disconnect)(self.code, self.channel_name)
 
@@ -111,6 +115,12 @@ class TableConsumer(Consumer):
         await self._act(intent)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if event["revision"] <= self.shown:
+            # Sent already: this socket joined the group as its own arrival was announced,
+            # and its first view showed that. (Group members are counted when the message
+            # reaches this process, not when it was sent: config.relay.)
+            return
+        self.shown = event["revision"]
         await self._send_view(event["version"], event["revision"], move=event.get("move"))
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:

@@ -299,21 +299,22 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
         _announce(table)
 
 
-def connect(code: str, token: str | None, channel: str) -> tuple[TableSeat | None, str]:
+def connect(code: str, token: str | None, channel: str) -> tuple[str, int]:
     """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns the
-    seat and the channel of the socket it replaces, which must be closed: one socket a
-    seat. A person coming back takes their seat back from a stand-in bot."""
+    channel of the socket it replaces, which must be closed (one socket a seat), and the
+    table's revision, which the socket's first view shows at least. A person coming back
+    takes their seat back from a stand-in bot."""
     with transaction.atomic():
         table = _locked(code)
         if token is None:
-            return None, ""
+            return "", table.revision
         seat = _seat(table, token)
         replaced = seat.channel_name if seat.channel_name != channel else ""
         seat.channel_name = channel
         seat.stand_in = ""
         seat.save(update_fields=["channel_name", "stand_in"])
         _announce(table)
-    return seat, replaced
+    return replaced, table.revision
 
 
 def disconnect(code: str, channel: str) -> None:

@@ -37,14 +37,12 @@ class SheetConsumer(Consumer):
             await self.close(code=REFUSED)
             return
         self.match_id, self.viewer = found
-        await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
+        await self.join(live.group_name(self.match_id))
         await self.send(text_data=await self._render(live.ALL_PARTS))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(
-                live.group_name(self.match_id), self.channel_name
-            )
+            await self.leave(live.group_name(self.match_id))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         for frame in await self._handle(text_data or ""):

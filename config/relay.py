@@ -54,13 +54,15 @@ class Relay:
         return address, self.inboxes[address]
 
     async def close(self, address: str) -> None:
-        """The socket is gone: out of every group, and the reader stops with the last one."""
-        for group in [g for g, members in self.groups.items() if address in members]:
-            await self.leave(group, address)
+        """The socket is gone: the reader stops with the last one, and the socket leaves
+        every group it is still in. The inbox goes first, before anything that waits, so
+        that a socket cancelled while closing leaves nothing behind here."""
         self.inboxes.pop(address, None)
         if not self.inboxes and self._reader is not None:
             self._reader.cancel()
             self._reader = None
+        for group in [g for g, members in self.groups.items() if address in members]:
+            await self.leave(group, address)
 
     async def join(self, group: str, address: str) -> None:
         async with self._membership:

@@ -87,7 +87,7 @@ class Relay:
     def deliver(self, envelope: dict[str, Any]) -> None:
         """Hand a message from the layer to its sockets here, a copy each."""
         if "group" in envelope:
-            addresses = tuple(self.groups.get(envelope["group"], ()))
+            addresses = self.groups.get(envelope["group"], ())
         else:
             addresses = (envelope["to"],)
         for address in addresses:

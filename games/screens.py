@@ -20,7 +20,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
-from games.engine import Game, view_for
+from games.engine import Game, SeatView, view_for
 
 from . import movelog, render
 from .models import Table, TableSeat
@@ -29,12 +29,23 @@ from .movelog import NotCached
 
 @dataclass(frozen=True)
 class Screen:
-    """One seat's screen: the view as data (for the page's script and for programs) and the
-    context the region partials are rendered from."""
+    """One seat's screen: the context the region partials are rendered from, and the game
+    version it shows (with the game itself while a round is shown)."""
 
-    data: dict[str, Any]
     context: dict[str, Any]
+    version: int
     game: Game | None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The view as data, for the page's script and for programs that play over the
+        socket (the socket sends the same data, encoded by parts: :func:`message`)."""
+        table, seats, me, view = (self.context[k] for k in ("table", "seats", "me", "view"))
+        game = None
+        if view is not None:
+            game = {**_game_part(view, self.game), **view.own_dict()}
+        seat = {"seat": me.position if me else None}
+        return {**_table_part(table, seats, self.version), **seat, "game": game}
 
 
 def message(
@@ -66,15 +77,24 @@ def message(
     if found is None:
         gone = "This table no longer exists."
         return _json({"type": "error", "code": "no_table", "message": gone})
+    table, seats, me, view = (found.context[k] for k in ("table", "seats", "me", "view"))
     regions = [_json(render.seat_regions(found.context))]
+    game = "null"
     if found.game is not None:
         regions[:0] = [
-            _shared_regions(code, found.data["version"], found.game, found.context),
-            _players_region(found.data["version"], found.context),
+            _shared_regions(code, found.version, found.game, found.context),
+            _players_region(found.version, found.context),
         ]
+        # The part every seat shares, encoded once per version, and this seat's own part:
+        # two JSON objects joined into one
+        shared = _games.kept((code, found.version), lambda: _json(_game_part(view, found.game)))
+        game = shared[:-1] + "," + _json(view.own_dict())[1:]
     # JSON strings joined (without the quotes between them): the JSON of the texts joined
     html = '"' + "".join(region[1:-1] for region in regions) + '"'
-    return _json(found.data)[:-1] + ',"html":' + html + "}"
+    key = (code, table.revision, found.version)
+    head = _heads.kept(key, lambda: _json(_table_part(table, seats, found.version)))
+    seat = "null" if me is None else str(me.position)
+    return f'{head[:-1]},"seat":{seat},"game":{game},"html":{html}}}'
 
 
 def _json(value: Any) -> str:
@@ -128,6 +148,10 @@ _shared = _Recent(512)  # (code, version) -> JSON string
 # seat sees the same rows (the page's script marks its own), but the host's session sees
 # the host's controls in them, rendered for the host's seat.
 _players = _Recent(512)  # (code, revision, version, the host's seat or None) -> JSON string
+# A view's data that every seat shares, encoded once per process: the table's part (its
+# seats, who is here and ready) per revision and version, the game's part per version.
+_heads = _Recent(512)  # (code, revision, version) -> JSON object
+_games = _Recent(512)  # (code, version) -> JSON object
 # The score sheet, rendered once per table version and process: at a round's end every seat
 # shows it, and again each time somebody presses Ready (a new revision, the same version).
 _sheets = _Recent(128)  # (code, version) -> HTML
@@ -220,6 +244,32 @@ def follow(code: str, move: dict[str, Any]) -> bool:
     return True
 
 
+def _table_part(table: Table, seats: list[TableSeat], version: int) -> dict[str, Any]:
+    """A view's data about the table and its seats, the same for every seat."""
+    return {
+        "type": "view",
+        "version": version,
+        "status": table.status,
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.name,
+                "bot": s.played_by_bot or None,
+                "stand_in": bool(s.stand_in),
+                "connected": s.connected or s.is_bot,
+                "ready_for": s.ready_for,
+            }
+            for s in seats
+        ],
+        "next_round_at": table.next_round_at.isoformat() if table.next_round_at else None,
+    }
+
+
+def _game_part(view: SeatView, game: Game) -> dict[str, Any]:
+    """A view's data about the game, the same for every seat (its own part is apart)."""
+    return {**view.public_dict(recent=render.RECENT_MOVES), "over": game.is_over}
+
+
 def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:
     def build() -> str:
         public = view_for(game, None)  # built from no seat's view, so it holds no hand
@@ -288,31 +338,8 @@ def screen(
     view = None
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
-    data: dict[str, Any] = {
-        "type": "view",
-        "version": shown,
-        "status": table.status,
-        "seat": me.position if me else None,
-        "seats": [
-            {
-                "position": s.position,
-                "name": s.name,
-                "bot": s.played_by_bot or None,
-                "stand_in": bool(s.stand_in),
-                "connected": s.connected or s.is_bot,
-                "ready_for": s.ready_for,
-            }
-            for s in seats
-        ],
-        "next_round_at": table.next_round_at.isoformat() if table.next_round_at else None,
-        "game": None,
-    }
-    if view is not None:
-        game_data = view.as_dict(recent=render.RECENT_MOVES)
-        game_data["over"] = game.is_over
-        data["game"] = game_data
     context = render.screen_context(table, seats, me, game, view, shared=shared)
     context["is_host"] = bool(host_token) and host_token == table.host_token
     if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
         context["sheet_region"] = _sheet_region(table, cached_only)
-    return Screen(data, context, game if view is not None else None)
+    return Screen(context, shown, game if view is not None else None)

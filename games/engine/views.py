@@ -56,15 +56,18 @@ class SeatView(NamedTuple):
         """The view as JSON-ready data (tiles as two-number lists), with the whole log or
         only its ``recent`` last events (a screen shows a few, and sends a view per seat on
         every move)."""
+        return {**self.public_dict(recent), **self.own_dict()}
+
+    def public_dict(self, recent: int | None = None) -> dict[str, Any]:
+        """The part of :meth:`as_dict` that every seat's view of this game holds alike: a
+        server building a view for each seat of a table builds (and encodes) it once."""
         log = self.log if recent is None else self.log[max(0, len(self.log) - recent) :]
         return {
-            "seat": self.seat,
             "players": self.players,
             "round": self.round_number,
             "rounds": self.rules.round_count,
             "engine": self.engine,
             "engine_placed": self.engine_placed,
-            "hand": None if self.hand is None else [list(t) for t in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "trains": [_train_dict(t) for t in self.trains],
             "boneyard": self.boneyard_count,
@@ -72,12 +75,20 @@ class SeatView(NamedTuple):
             "first_turns": [self.is_first_turn(s) for s in range(self.players)],
             "line_open": self.line_open,
             "extra_owed": self.extra_owed,
-            "drawn": None if self.drawn is None else list(self.drawn),
             "log": [_event_dict(e) for e in log],
             "scores": [list(s) for s in self.scores],
             "round_over": self.round_over,
             "stalled": self.stalled,
             "out_seat": self.out_seat,
+        }
+
+    def own_dict(self) -> dict[str, Any]:
+        """The part of :meth:`as_dict` that is this seat's alone: its hand, the tile it has
+        just drawn and what it may do now."""
+        return {
+            "seat": self.seat,
+            "hand": None if self.hand is None else [list(t) for t in self.hand],
+            "drawn": None if self.drawn is None else list(self.drawn),
             "legal": [a.to_dict() for a in self.legal],
         }
 

@@ -37,6 +37,37 @@ def test_a_view_message_is_the_json_of_the_whole_view_whatever_the_names_hold():
         assert "Zoë &#34;the train&#34;" in view["html"]  # escaped as Jinja2 escapes
         assert "&lt;b&gt;Ana&lt;/b&gt;" in view["html"]
         assert [s["name"] for s in view["seats"]] == NAMES
+        page = screens.screen(table.code, token, table.version, table.revision).data
+        assert {key: value for key, value in view.items() if key != "html"} == page
+
+
+def test_a_view_message_holds_the_same_data_as_the_page_through_a_round_and_its_end(
+    django_capture_on_commit_callbacks,
+):
+    """The parts every seat shares are encoded once and joined to each seat's own: after
+    each move, each seat's message (and a spectator's) says what the page's data says."""
+    table, tokens = started_table()
+    over = False
+    while not over:
+        table.refresh_from_db()
+        views = _same_data(table, tokens)
+        over = views[-1]["game"]["round_over"]  # the spectator's
+        if not over:
+            seat = tokens[views[-1]["game"]["turn"]]
+            with django_capture_on_commit_callbacks(execute=True):
+                services.act(table.code, seat, parse(first_legal_move(table, seat)))
+    assert "table-sheet" in views[0]["html"]  # the round's end, with its score sheet
+
+
+def _same_data(table, tokens: dict[int, str]) -> list[dict]:
+    views = []
+    for token in [*tokens.values(), None]:
+        view = json.loads(screens.message(table.code, token, table.version, table.revision))
+        page = screens.screen(table.code, token, table.version, table.revision).data
+        assert {key: value for key, value in view.items() if key != "html"} == page
+        assert view["game"] is None or view["game"]["seat"] == page["seat"]
+        views.append(view)
+    return views
 
 
 def test_a_refused_action_leaves_the_seats_this_process_shows_as_the_database_has_them():

@@ -6,14 +6,17 @@ queries a move, five times what the database takes to run them, and a hundred bu
 make a hundred moves a second (docs/performance.md). So the SQL is built once per model,
 column list and database, and the values are prepared by the model fields themselves
 (``pre_save`` for ``auto_now``, ``get_db_prep_save`` for JSON and dates), as the ORM
-prepares them. Everything else stays with the ORM; the service tests run these on SQLite
-and on PostgreSQL alike.
+prepares them. The statements run on the database driver's own cursor, in the connection's
+transaction: Django's cursor wrapper (on SQLite, a regular expression over the SQL on every
+call) cost more than SQLite takes to run them. Everything else stays with the ORM; the
+service tests run these on SQLite and on PostgreSQL alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from django.db import connection, models
 
@@ -23,9 +26,7 @@ from .models import Table
 def lock_table(code: str) -> int | None:
     """Lock the table's row until the transaction ends (SQLite locks the whole database on
     the write instead) and return its revision; None for no such table."""
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [code])
-        row = cursor.fetchone()
+    row = _execute(_lock_sql(connection.vendor), [code])
     return None if row is None else row[0]
 
 
@@ -33,10 +34,7 @@ def save_columns(instance: models.Model, names: Sequence[str]) -> None:
     """``instance.save(update_fields=names)``, for a row known to exist."""
     fields = [instance._meta.get_field(name) for name in names]
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _update_sql(type(instance), tuple(names), connection.vendor), [*values, instance.pk]
-        )
+    _execute(_update_sql(type(instance), tuple(names), connection.vendor), [*values, instance.pk])
 
 
 def insert(model: type[models.Model], rows: Sequence[models.Model]) -> None:
@@ -47,22 +45,44 @@ def insert(model: type[models.Model], rows: Sequence[models.Model]) -> None:
         return
     fields = _insert_fields(model)
     values = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, len(rows), connection.vendor), values)
+    _execute(_insert_sql(model, len(rows), connection.vendor), values)
+
+
+def _execute(sql: str, params: Sequence[Any]) -> tuple | None:
+    """Run ``sql`` on a cursor of the driver's connection (not Django's wrapper), with the
+    driver's errors raised as Django's, as the wrapper raises them; the first row it
+    returns, if any."""
+    connection.validate_no_broken_transaction()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        cursor = connection.connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            return cursor.fetchone() if cursor.description else None
+        finally:
+            cursor.close()
+
+
+def _placeholders(sql: str, vendor: str) -> str:
+    """The SQL with the driver's own placeholders: sqlite3 takes ``?`` where Django's SQL
+    (and psycopg) has ``%s``."""
+    return sql.replace("%s", "?") if vendor == "sqlite" else sql
 
 
 @lru_cache
 def _lock_sql(vendor: str) -> str:
     q = connection.ops.quote_name
     sql = f"SELECT {q('revision')} FROM {q(Table._meta.db_table)} WHERE {q('code')} = %s"
-    return sql + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    sql += " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return _placeholders(sql, vendor)
 
 
 @lru_cache
 def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> str:
     q = connection.ops.quote_name
     columns = ", ".join(f"{q(model._meta.get_field(name).column)} = %s" for name in names)
-    return f"UPDATE {q(model._meta.db_table)} SET {columns} WHERE {q(model._meta.pk.column)} = %s"
+    table, pk = q(model._meta.db_table), q(model._meta.pk.column)
+    return _placeholders(f"UPDATE {table} SET {columns} WHERE {pk} = %s", vendor)
 
 
 @lru_cache
@@ -76,4 +96,7 @@ def _insert_sql(model: type[models.Model], count: int, vendor: str) -> str:
     fields = _insert_fields(model)
     columns = ", ".join(q(f.column) for f in fields)
     row = "(" + ", ".join("%s" for _ in fields) + ")"
-    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * count)}"
+    values = ", ".join([row] * count)
+    return _placeholders(
+        f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {values}", vendor
+    )

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Game, SeatView, winners
-from games.engine.state import Train
+from games.engine.state import Event, Train
 from games.engine.tiles import Tile, name
 from scoring.models import Match
 from scoring.rendering import Viewer, standing
@@ -139,7 +139,7 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     return {
         "view": view,
         "board": _board(view, names),
-        "log": [_describe(e, names, view) for e in reversed(view.log[-RECENT_MOVES:])],
+        "log": _log_lines(view.log[-RECENT_MOVES:], tuple(names.items()), view.players),
         "engine": view.engine,
     }
 
@@ -370,12 +370,22 @@ def _member_html(shown: tuple[tuple[str, Any], ...]) -> SafeString:
     return region("member", dict(shown))
 
 
-def _describe(event, names: dict[int, str], view: SeatView) -> str:
-    who = names.get(event.seat, f"Seat {event.seat}")
+def _log_lines(
+    events: tuple[Event, ...], names: tuple[tuple[int, str], ...], players: int
+) -> list[str]:
+    """The recent moves, newest first, in words: each move's line is written once and kept,
+    as a table's log shows the same moves, one more at a time, version after version."""
+    return [_describe(event, names, players) for event in reversed(events)]
+
+
+@lru_cache(maxsize=8192)
+def _describe(event: Event, names: tuple[tuple[int, str], ...], players: int) -> str:
+    seats = dict(names)
+    who = seats.get(event.seat, f"Seat {event.seat}")
     if event.kind == "play":
-        if event.train < view.players:
+        if event.train < players:
             where = (
-                "their own train" if event.train == event.seat else f"{names[event.train]}'s train"
+                "their own train" if event.train == event.seat else f"{seats[event.train]}'s train"
             )
         else:
             where = "the Mexican train"

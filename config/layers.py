@@ -5,7 +5,9 @@ messages on each receive: with a few hundred sockets open that is most of a busy
 channel-layer time, and it grows with the square of the sockets. Expired messages can wait a
 second to be swept. And it sends a group message to each member in a task of its own, then
 waits on them all; an in-memory send never waits (a full channel raises at once), so here
-the members are sent to one after the other. Nothing else about the layer changes.
+the members are sent to one after the other, leaving out the channel of the process that
+sent it (config.relay: that process handed it to its own sockets as it sent it). Nothing
+else about the layer changes.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class RationedInMemoryChannelLayer(InMemoryChannelLayer):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
-        for channel in list(self.groups.get(group, {})):
+        sender = message.get("from")
+        for channel in [c for c in self.groups.get(group, {}) if c != sender]:
             with contextlib.suppress(ChannelFull):  # as Channels does: its reader is far behind
                 await self.send(channel, message)

@@ -15,6 +15,13 @@ group, in the order the messages came. A socket's address (kept as a seat's
 ``channel_name``) is its process's channel and a number, so a message for one socket goes
 to its process too. A socket's inbox holds as many messages as a channel of the layer would;
 past that a message is dropped, as the layer drops it, and the next one heals the screen.
+
+A process hands a message to its own sockets itself, once the layer has taken it, and
+skips its own copy when that comes back through the layer: through the layer's queue and
+the reader, a move reached its table's sockets in the same process a turn of the event loop
+later, and at a hundred busy tables each turn can wait behind another table's move. Not
+before the layer has it: a player who saw a move could then answer it before the other
+processes' sockets can be told, and the answer could reach them first.
 """
 
 from __future__ import annotations
@@ -82,7 +89,9 @@ class Relay:
 
     async def _read(self) -> None:
         while True:
-            self.deliver(await self.layer.receive(self.channel))
+            envelope = await self.layer.receive(self.channel)
+            if envelope.get("from") != self.channel:  # else handed out as it was sent
+                self.deliver(envelope)
 
     def deliver(self, envelope: dict[str, Any]) -> None:
         """Hand a message from the layer to its sockets here, a copy each."""
@@ -112,11 +121,23 @@ def here() -> Relay:
 
 
 async def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to every socket in ``group``, in whichever process it is."""
-    await get_channel_layer().group_send(group, {"group": group, "message": message})
+    """Send ``message`` to every socket in ``group``, in whichever process it is: the other
+    processes' through the layer, then this process's own."""
+    envelope = {"group": group, "message": message}
+    local = _relays.get(asyncio.get_running_loop())
+    if local is not None and local.channel:
+        envelope["from"] = local.channel
+    await get_channel_layer().group_send(group, envelope)
+    if "from" in envelope:
+        local.deliver(envelope)
 
 
 async def send(address: str, message: dict[str, Any]) -> None:
     """Send ``message`` to the one socket at ``address``, in whichever process it is."""
     channel = address.rpartition(SEPARATOR)[0]
-    await get_channel_layer().send(channel, {"to": address, "message": message})
+    envelope = {"to": address, "message": message}
+    local = _relays.get(asyncio.get_running_loop())
+    if local is not None and local.channel == channel:
+        local.deliver(envelope)
+    else:
+        await get_channel_layer().send(channel, envelope)

@@ -93,3 +93,29 @@ async def test_a_socket_that_reads_nothing_loses_messages_past_the_layers_capaci
     assert [m["n"] for m in await received(slow_inbox, 2)] == [0, 1]  # the third was dropped
     await here.close(slow)
     await here.close(quick)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        "config.layers.RationedInMemoryChannelLayer",  # leaves the sender's channel out
+        "channels.layers.InMemoryChannelLayer",  # sends it back, as Redis does
+    ],
+)
+async def test_a_process_hands_its_own_sockets_a_message_once_as_the_layer_takes_it(
+    settings, backend
+):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend}}
+    here, other = relay.here(), Relay(get_channel_layer())  # this process, and another
+    (mine, my_inbox), (theirs, their_inbox) = await here.open(), await other.open()
+    await here.join("table-x", mine)
+    await other.join("table-x", theirs)
+
+    await relay.group_send("table-x", {"type": "table.changed", "n": 1})
+
+    assert my_inbox.qsize() == 1  # handed over when the send returned, with no reader's turn
+    assert await received(their_inbox, 1) == [{"type": "table.changed", "n": 1}]
+    await asyncio.sleep(0.05)  # time for this process's reader to see its own copy
+    assert [m["n"] for m in await received(my_inbox, 1)] == [1] and my_inbox.empty()
+    await here.close(mine)
+    await other.close(theirs)

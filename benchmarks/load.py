@@ -1,21 +1,25 @@
 """Load benchmark: tables of four websocket players at a brisk human pace, and the capacity.
 
-    python benchmarks/load.py [--modes sqlite,postgres,postgres-2] [--ladder 25,50,100,150]
-                              [--seconds 20] [--profile] [--json results.json]
+    python benchmarks/load.py [--modes sqlite,postgres,postgres-2,postgres-2-spread]
+                              [--ladder 25,50,100,150] [--seconds 20] [--profile]
+                              [--json results.json]
 
 For each mode it prepares a fresh database, starts the app as daphne processes (as in
 docker-compose.yml: the embedded SQLite + in-memory layer in one process, or PostgreSQL +
 Redis in one or two), creates tables of four seats and connects four websocket players to
-each, spread over the processes. Each table acts once a second (the tables out of step), the
-seat on turn playing a real move from its own view (the heaviest legal tile, as the greedy
-bot does, or draw/pass/done), and the benchmark times each action from its sending to the
-moment every seat of that table holds the new view; the clock starts a few seconds after
-every socket has its first view (how long connecting took is printed too). It prints
-actions per second and the latency's median, 95th and 99th percentiles for each number of
-tables, the capacity (the most tables whose 99th percentile stays under 100 ms), and, in the
-same run, the floor: a trivial echo consumer through the same stack (config/echo.py) with as
-many sockets at the same pace. --profile N samples the first daphne with py-spy (the
-`bench` extra) at the ladder's N-table step.
+each. With two processes, "postgres-2" puts all four sockets of a table on one process, as
+deploy/nginx.conf's table affinity does; "postgres-2-spread" spreads each table's seats over
+both, the worst case (a proxy without affinity, or tables that reconnected after a
+failover), where every process follows and renders every table's moves. Each table acts once
+a second (the tables out of step), the seat on turn playing a real move from its own view
+(the heaviest legal tile, as the greedy bot does, or draw/pass/done), and the benchmark
+times each action from its sending to the moment every seat of that table holds the new
+view; the clock starts a few seconds after every socket has its first view (how long
+connecting took is printed too). It prints actions per second and the latency's median, 95th
+and 99th percentiles for each number of tables, the capacity (the most tables whose 99th
+percentile stays under 100 ms), and, in the same run, the floor: a trivial echo consumer
+through the same stack (config/echo.py) with as many sockets at the same pace. --profile N
+samples the first daphne with py-spy (the `bench` extra) at the ladder's N-table step.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """
@@ -54,11 +58,23 @@ REDIS_URL = "redis://127.0.0.1:6379/13"
 LIMIT_MS = 100.0
 WARM_UP = 3.0  # seconds of each step not measured: connections settle, tables get going
 
+# routing: which process each socket goes to (see route): "table", all of a table's on one
+# process, as the proxy sends them; "spread", a table's seats over the processes in turn.
 MODES = {
-    "sqlite": {"processes": 1, "database": "sqlite"},
-    "postgres": {"processes": 1, "database": "postgres"},
-    "postgres-2": {"processes": 2, "database": "postgres"},
+    "sqlite": {"processes": 1, "database": "sqlite", "routing": "table"},
+    "postgres": {"processes": 1, "database": "postgres", "routing": "table"},
+    "postgres-2": {"processes": 2, "database": "postgres", "routing": "table"},
+    "postgres-2-spread": {"processes": 2, "database": "postgres", "routing": "spread"},
 }
+
+
+def route(urls: list[str], routing: str, group: int, seat: int) -> str:
+    """The process (its base URL) for seat ``seat`` of table or echo group ``group``. By
+    "table", group k goes to process k % processes, whole: the proxy hashes the table's code,
+    so a table's sockets share a process. By "spread", seat i goes to process i %
+    processes, as a round-robin proxy would, so every process holds a seat of every table.
+    The game and the echo route alike, so the floor has the game's topology."""
+    return urls[(group if routing == "table" else seat) % len(urls)]
 
 
 # -- the app under load -------------------------------------------------------------------
@@ -300,10 +316,11 @@ class Table:
     """Four seats; once a second the seat on turn plays from its own view."""
 
     def __init__(self, code: str, tokens: list[str], urls: list[str], step: Step) -> None:
+        """``urls``: each seat's process (see route)."""
         self.step = step
         self.seats = [
-            Seat(self, i, f"{urls[i % len(urls)]}/ws/table/{code}/?seat={token}")
-            for i, token in enumerate(tokens)
+            Seat(self, i, f"{url}/ws/table/{code}/?seat={token}")
+            for i, (token, url) in enumerate(zip(tokens, urls, strict=True))
         ]
         self.pending: Pending | None = None
 
@@ -370,6 +387,7 @@ def choose(view: dict) -> dict:
 async def game_step(
     tables: list[dict],
     urls: list[str],
+    routing: str,
     seconds: float,
     pace: float,
     pids: list[int],
@@ -377,7 +395,15 @@ async def game_step(
 ) -> Step:
     step = step or Step()
     loop = asyncio.get_running_loop()
-    players = [Table(t["code"], t["tokens"], urls, step) for t in tables]
+    players = [
+        Table(
+            t["code"],
+            t["tokens"],
+            [route(urls, routing, k, i) for i, _ in enumerate(t["tokens"])],
+            step,
+        )
+        for k, t in enumerate(tables)
+    ]
     start = loop.time()
     opening = asyncio.Semaphore(OPENING_AT_ONCE)
     sockets = [asyncio.create_task(s.run(opening)) for p in players for s in p.seats]
@@ -399,7 +425,7 @@ async def game_step(
 
 
 async def echo_step(
-    count: int, urls: list[str], seconds: float, pace: float, pids: list[int]
+    count: int, urls: list[str], routing: str, seconds: float, pace: float, pids: list[int]
 ) -> Step:
     """The floor: groups of four echo sockets, one message a second per group."""
 
@@ -411,7 +437,7 @@ async def echo_step(
 
     async def connect(n: int) -> list:
         return [
-            await open_socket(f"{urls[i % len(urls)]}/ws/echo/{tag}-{n}/", opening)
+            await open_socket(f"{route(urls, routing, n, i)}/ws/echo/{tag}-{n}/", opening)
             for i in range(4)
         ]
 
@@ -558,6 +584,7 @@ def run_mode(
     tables = make_tables(env, max(ladder))
     servers = [Server(env, workdir) for _ in range(MODES[mode]["processes"])]
     urls = [f"ws://127.0.0.1:{s.port}" for s in servers]
+    routing = MODES[mode]["routing"]
     pids = [s.process.pid for s in servers]
     rows, capacity, failures = [], 0, 0
     try:
@@ -566,12 +593,12 @@ def run_mode(
             profiled = None
             if count == profile_at:
                 profiled = run_step(
-                    _profiled_step(tables[:count], urls, seconds, pace, servers, workdir)
+                    _profiled_step(tables[:count], urls, routing, seconds, pace, servers, workdir)
                 )
                 game, prof = profiled
             else:
-                game = run_step(game_step(tables[:count], urls, seconds, pace, pids))
-            echo = run_step(echo_step(count, urls, seconds, pace, pids))
+                game = run_step(game_step(tables[:count], urls, routing, seconds, pace, pids))
+            echo = run_step(echo_step(count, urls, routing, seconds, pace, pids))
             row = {"tables": count, "game": summary(game, seconds), "echo": summary(echo, seconds)}
             if profiled:
                 row["profile"] = prof
@@ -596,15 +623,16 @@ def run_mode(
     return {
         "mode": mode,
         "processes": MODES[mode]["processes"],
+        "routing": routing,
         "capacity": capacity,
         "steps": rows,
     }
 
 
-async def _profiled_step(tables, urls, seconds, pace, servers, workdir):
+async def _profiled_step(tables, urls, routing, seconds, pace, servers, workdir):
     pids = [s.process.pid for s in servers]
     step = Step()
-    task = asyncio.create_task(game_step(tables, urls, seconds, pace, pids, step))
+    task = asyncio.create_task(game_step(tables, urls, routing, seconds, pace, pids, step))
     await step.measuring.wait()
     await asyncio.sleep(WARM_UP + 1)
     prof = await asyncio.to_thread(profile, servers[0], seconds - 2, workdir / "profile")
@@ -613,7 +641,9 @@ async def _profiled_step(tables, urls, seconds, pace, servers, workdir):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--modes", default="sqlite,postgres,postgres-2")
+    parser.add_argument(
+        "--modes", default="sqlite,postgres,postgres-2", help=f"of: {', '.join(MODES)}"
+    )
     parser.add_argument("--ladder", default="25,50,75,100,125,150,200,250")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--pace", type=float, default=1.0, help="actions a second per table")
@@ -626,20 +656,21 @@ def main() -> None:
         return
     if args.profile and not PY_SPY.exists():
         parser.error(f"--profile needs py-spy at {PY_SPY}: pip install -e '.[bench]'")
+    modes = args.modes.split(",")
+    if unknown := [m for m in modes if m not in MODES]:
+        parser.error(f"unknown mode {', '.join(unknown)}: modes are {', '.join(MODES)}")
     ladder = [int(n) for n in args.ladder.split(",")]
-    results = [
-        run_mode(mode, ladder, args.seconds, args.pace, args.profile)
-        for mode in args.modes.split(",")
-    ]
+    results = [run_mode(mode, ladder, args.seconds, args.pace, args.profile) for mode in modes]
+    width = max(11, *(len(m) for m in modes))
     print(
-        "\nmode        procs tables  connect  actions/s  median   p95    p99  "
+        f"\n{'mode':<{width}} procs tables  connect  actions/s  median   p95    p99  "
         "| echo median  p99 | cpu"
     )
     for result in results:
         for row in result["steps"]:
             g, e = row["game"], row["echo"]
             print(
-                f"{result['mode']:<11} {result['processes']:>5} {row['tables']:>6} "
+                f"{result['mode']:<{width}} {result['processes']:>5} {row['tables']:>6} "
                 f"{g['connect_s']:>7}s {g['actions_per_s']:>10} "
                 f"{g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
                 f"{e['median']!s:>10} {e['p99']!s:>6} | {g['cpu']}"

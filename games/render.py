@@ -23,9 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 from games.engine import Game, SeatView, winners
 from games.engine.state import Event, Train
 from games.engine.tiles import Tile, name
-from scoring.models import Match
 from scoring.rendering import Viewer, standing
-from scoring.services import compute_sheet
+from scoring.services import Sheet
 
 from . import dominoes
 from .models import BOT_LEVELS, Table, TableSeat
@@ -144,9 +143,8 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def sheet_context(match: Match) -> dict[str, Any]:
-    """The match's score sheet, read-only, as the scoring app renders it."""
-    sheet = compute_sheet(match)
+def sheet_context(sheet: Sheet) -> dict[str, Any]:
+    """A match's score sheet, read-only, as the scoring app renders it."""
     said = standing(sheet) if sheet.leaders else "No round has been scored yet."
     return {"sheet": sheet, "viewer": Viewer(editor=False), "standing": said}
 

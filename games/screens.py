@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
 from games.engine import Game, SeatView, view_for
+from scoring.services import Sheet, compute_sheet
 
 from . import movelog, render
 from .models import Table, TableSeat
@@ -155,6 +156,8 @@ _games = _Recent(512)  # (code, version) -> JSON object
 # The score sheet, rendered once per table version and process: at a round's end every seat
 # shows it, and again each time somebody presses Ready (a new revision, the same version).
 _sheets = _Recent(128)  # (code, version) -> HTML
+# The sheet a table's service worked out as it recorded a round, for the version that ends it.
+_scored = _Recent(128)  # (code, version) -> scoring.services.Sheet
 
 
 def _table_at(
@@ -295,15 +298,24 @@ def _players_region(version: int, context: dict[str, Any]) -> str:
     return _players.kept((table.code, table.revision, version, host_seat), build)
 
 
+def remember_sheet(table: Table, sheet: Sheet) -> None:
+    """Keep the score sheet a service has just worked out for the table's version, once it
+    commits: this process's screens then draw it without working it out again."""
+    key = (table.code, table.version)
+    transaction.on_commit(lambda: _scored.put(key, sheet))
+
+
 def _sheet_region(table: Table, cached_only: bool) -> str:
-    """The score sheet at the table's version, read from the match as it is now: what is
-    kept for a version is never behind it (at most a round ahead, if the table has moved on
-    since the version was read)."""
+    """The score sheet at the table's version, as the service that recorded its round
+    worked it out, else read from the match as it is now: what is kept for a version is
+    never behind it (at most a round ahead, if the table has moved on since the version was
+    read)."""
 
     def build() -> str:
-        if cached_only:
+        scored = _scored.get((table.code, table.version))
+        if scored is None and cached_only:
             raise NotCached("the score sheet is read from the database")
-        sheet = render.sheet_context(table.match)
+        sheet = render.sheet_context(scored or compute_sheet(table.match))
         return render_to_string("games/partials/sheet.html", {"sheet": sheet})
 
     return _sheets.kept((table.code, table.version), build)

@@ -340,6 +340,7 @@ def _commit(
     can then show the new version without reading the table again. When no seat changed,
     the announcement carries the move itself, so other processes need not read it either."""
     after = (table.version, table.revision)
+    scored = None  # the score sheet, when the lines end a round
     rnd = game.round
     if (
         rnd is not None
@@ -348,7 +349,7 @@ def _commit(
     ):
         out = rnd.result.out_seat
         hands = {seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)}
-        sheet.record_round(table.match, rnd.number, hands, by="the table")
+        scored = sheet.record_round(table.match, rnd.number, hands, by="the table")
         if game.is_over:
             table.status = Table.Status.FINISHED
             table.next_round_at = None
@@ -362,6 +363,8 @@ def _commit(
     statements.save_columns(table, COMMITTED)
     if seats is not None:
         screens.remember(table, seats)
+    if scored is not None:  # this process's screens show it next: no need to work it out again
+        screens.remember_sheet(table, scored)
     move = None if seats_changed else screens.carried(table, after, lines)
     live.table_changed(table.code, table.version, table.revision, move)
 

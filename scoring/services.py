@@ -136,9 +136,10 @@ def record_round(
     hands: Mapping[int, Sequence[Tile] | None],
     *,
     by: str,
-) -> None:
+) -> Sheet:
     """Record a whole round from an online table: every seat's tiles left in hand, or
-    ``None`` for the player who went out. Known tiles let every house rule apply."""
+    ``None`` for the player who went out. Known tiles let every house rule apply. Returns
+    the match's sheet with the round in it, which the table shows next."""
     with transaction.atomic():
         match = _locked(match)
         rules = match.get_rules()
@@ -158,7 +159,7 @@ def record_round(
         current = {e.seat_id: e for e in round_.entries.all()}
         cells = [(current.get(s.pk) or Entry(round=round_, seat=s), v) for s, v in values.items()]
         _apply_round(match, cells, by=by)
-        _changed(match, (live.SHEET,))
+        return _changed(match, (live.SHEET,))
 
 
 def _apply_round(match: Match, cells: list[tuple[Entry, EntryValue]], *, by: str) -> None:
@@ -493,14 +494,16 @@ def _check_round_number(rules: Rules, number: int) -> None:
         )
 
 
-def _changed(match: Match, parts: Sequence[str]) -> None:
+def _changed(match: Match, parts: Sequence[str]) -> Sheet:
     """Keep the status filterable (finished once every counted cell is entered) and tell
-    every open sheet, once the change is committed."""
-    status = Match.Status.FINISHED if compute_sheet(match).finished else Match.Status.IN_PROGRESS
+    every open sheet, once the change is committed. Returns the sheet it worked out."""
+    sheet = compute_sheet(match)
+    status = Match.Status.FINISHED if sheet.finished else Match.Status.IN_PROGRESS
     if match.status != status:
         match.status = status
         match.save(update_fields=["status", "updated_at"])
     live.announce(match.pk, parts)
+    return sheet
 
 
 def _reason(error: RulesError) -> str:

@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from config import broadcast
-from games import movelog, screens, services
+from games import live, movelog, screens, services
 from games.engine import Rules
 from games.intents import parse
 from games.movelog import NotCached
@@ -142,6 +142,32 @@ def test_a_ready_is_shown_from_what_the_service_kept_as_a_read_would_show_it(
     kept = from_cache(table.code, tokens, version, revision)
     assert kept == read_afresh(table.code, tokens, version, revision)
     assert "Waiting for Ben." in json.loads(kept[0])["html"]
+
+
+def test_a_rounds_end_is_shown_with_the_sheet_the_service_worked_out_as_a_read_would_show_it(
+    django_capture_on_commit_callbacks,
+):
+    """The move that ends a round records it on the score sheet, which works the sheet
+    out: every seat's view of that version draws the same sheet without the database, and
+    is the one a read of the database gives."""
+    table, tokens = started_table()
+    while True:
+        game = screens.screen(table.code, None, table.version, table.revision).data["game"]
+        seat = tokens[game["turn"]]
+        with (
+            broadcast.collected() as announcements,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            services.act(table.code, seat, parse(first_legal_move(table, seat)))
+        table.refresh_from_db()
+        if table.next_round_at is not None:  # that move ended the round
+            break
+    [event] = [message for group, message in announcements if group == live.group_name(table.code)]
+    version, revision = event["version"], event["revision"]
+
+    kept = from_cache(table.code, tokens, version, revision)
+    assert kept == read_afresh(table.code, tokens, version, revision)
+    assert all('id="table-sheet"' in json.loads(text)["html"] for text in kept)
 
 
 def from_cache(code: str, tokens: dict[int, str], version: int, revision: int) -> list[str]:

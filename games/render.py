@@ -78,7 +78,46 @@ def seat_regions(context: dict[str, Any]) -> SafeString:
     prompt (and the score sheet when it is due); before the start the top bar and seats."""
     if context["view"] is None:
         return region("top", context) + render_to_string("games/partials/lobby.html", context)
-    return region("seat", context)
+    card = region("round", context) if context["round_over"] else _no_round_card()
+    return card + _dock(context) + context.get("sheet_region", "")
+
+
+@lru_cache(maxsize=1)
+def _no_round_card() -> SafeString:
+    """The round card while a round is played: empty, the same for every seat."""
+    return region("round", {"round_over": False})
+
+
+_HAND = "\x00hand\x00"  # where a kept dock takes its seat's hand: in no HTML
+_docks: dict[tuple, str] = {}  # the dock drawn around _HAND, by everything else it shows
+
+
+def _dock(context: dict[str, Any]) -> SafeString:
+    """The dock (the prompt, its buttons and the hand), drawn once for every seat that shows
+    the same prompt: the seats not on turn all read "Ben is thinking…", move after move, and
+    only their hands differ, which are drawn (and kept) apart. The key holds all the dock
+    shows but the hand (a test draws docks both ways)."""
+    me, turn, prompt = context["me"], context["turn_seat"], context["prompt"]
+    key = (
+        context["table"].code,
+        prompt.text,
+        prompt.mine,
+        tuple(prompt.buttons),
+        me.position if context["build_line"] else None,
+        me is None,
+        turn is not None and turn == me,
+        turn and (turn.position, turn.name, turn.is_bot, turn.connected, bool(turn.stand_in)),
+        context["is_host"],
+        context["round_over"],
+        bool(context["hand"]),
+    )
+    shell = _docks.get(key)
+    if shell is None:
+        if len(_docks) >= 4096:  # a busy process's tables, a few prompts each
+            _docks.clear()
+        hand = mark_safe(_HAND) if context["hand"] else context["hand"]
+        shell = _docks[key] = region("dock", {**context, "hand": hand})
+    return mark_safe(shell.replace(_HAND, context["hand"]))  # noqa: S308 - both drawn here
 
 
 def page_regions(context: dict[str, Any], request: HttpRequest) -> dict[str, SafeString]:

@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from config import broadcast
-from games import live, movelog, screens, services
+from games import live, movelog, render, screens, services
 from games.engine import Rules
 from games.intents import parse
 from games.movelog import NotCached
@@ -168,6 +168,37 @@ def test_a_rounds_end_is_shown_with_the_sheet_the_service_worked_out_as_a_read_w
     kept = from_cache(table.code, tokens, version, revision)
     assert kept == read_afresh(table.code, tokens, version, revision)
     assert all('id="table-sheet"' in json.loads(text)["html"] for text in kept)
+
+
+def test_a_seats_regions_drawn_from_kept_docks_are_the_templates_drawn_afresh(
+    django_capture_on_commit_callbacks,
+):
+    """A socket draws the dock once for every seat with the same prompt and puts each
+    seat's hand in: through a round and its end, for the host (who may let a bot play for
+    the absent player on turn) and for a guest, every seat's regions must be the round card
+    and the dock drawn whole from their templates."""
+    table, tokens = started_table()
+    offered = 0  # views in which the host may let a bot play for the absent player
+    over = False
+    while not over:
+        table.refresh_from_db()
+        for token in [*tokens.values(), None]:
+            for host_token in (table.host_token, ""):
+                shown = screens.screen(
+                    table.code, token, table.version, table.revision, host_token=host_token
+                )
+                context = shown.context
+                whole = render.region("round", context) + render.region("dock", context)
+                drawn = render.seat_regions(context)
+                assert drawn == whole + context.get("sheet_region", "")
+                offered += "Let a bot play for" in drawn
+        game = shown.data["game"]
+        over = game["round_over"]
+        if not over:
+            seat = tokens[game["turn"]]
+            with django_capture_on_commit_callbacks(execute=True):
+                services.act(table.code, seat, parse(first_legal_move(table, seat)))
+    assert offered
 
 
 def from_cache(code: str, tokens: dict[int, str], version: int, revision: int) -> list[str]:

@@ -315,7 +315,7 @@ def _sheet_region(table: Table, cached_only: bool) -> str:
         scored = _scored.get((table.code, table.version))
         if scored is None and cached_only:
             raise NotCached("the score sheet is read from the database")
-        sheet = render.sheet_context(scored or compute_sheet(table.match))
+        sheet = render.sheet_context(scored if scored is not None else compute_sheet(table.match))
         return render_to_string("games/partials/sheet.html", {"sheet": sheet})
 
     return _sheets.kept((table.code, table.version), build)

@@ -125,10 +125,11 @@ async def group_send(group: str, message: dict[str, Any]) -> None:
     processes' through the layer, then this process's own."""
     envelope = {"group": group, "message": message}
     local = _relays.get(asyncio.get_running_loop())
-    if local is not None and local.channel:
+    sockets_here = local is not None and bool(local.channel)
+    if sockets_here:
         envelope["from"] = local.channel
     await get_channel_layer().group_send(group, envelope)
-    if "from" in envelope:
+    if sockets_here:
         local.deliver(envelope)
 
 

@@ -97,7 +97,7 @@ def _dock(context: dict[str, Any]) -> SafeString:
     the same prompt: the seats not on turn all read "Ben is thinking…", move after move, and
     only their hands differ, which are drawn (and kept) apart. The key holds all the dock
     shows but the hand (a test draws docks both ways)."""
-    me, turn, prompt = context["me"], context["turn_seat"], context["prompt"]
+    me, prompt, absent = context["me"], context["prompt"], context["stand_in_for"]
     key = (
         context["table"].code,
         prompt.text,
@@ -105,10 +105,7 @@ def _dock(context: dict[str, Any]) -> SafeString:
         tuple(prompt.buttons),
         me.position if context["build_line"] else None,
         me is None,
-        turn is not None and turn == me,
-        turn and (turn.position, turn.name, turn.is_bot, turn.connected, bool(turn.stand_in)),
-        context["is_host"],
-        context["round_over"],
+        absent and (absent.position, absent.name),
         bool(context["hand"]),
     )
     shell = _docks.get(key)
@@ -134,6 +131,7 @@ def screen_context(
     game: Game | None,
     view: SeatView | None,
     *,
+    is_host: bool = False,
     shared: bool = True,
 ) -> dict[str, Any]:
     """Everything the page's regions are rendered from: this seat's own part, and (unless
@@ -146,6 +144,7 @@ def screen_context(
         "me": me,
         "view": view,
         "names": names,
+        "is_host": is_host,
     }
     if view is None or game is None:
         taken = {s.position: s for s in seats}
@@ -165,9 +164,17 @@ def screen_context(
         results=_results(game, view, names) if view.round_over else [],
         out_name=names.get(view.out_seat) if view.out_seat is not None else "",
         waiting_for=_waiting_for(seats, game) if view.round_over and not game.is_over else [],
-        turn_seat=next((s for s in seats if s.position == view.turn), None),
+        stand_in_for=_stand_in_for(seats, me, view) if is_host else None,
     )
     return context
+
+
+def _stand_in_for(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> TableSeat | None:
+    """The person on turn whom the host may let a bot play for: away, and not the host."""
+    turn = next((s for s in seats if s.position == view.turn), None)
+    if turn is None or turn == me or view.round_over or turn.is_bot:
+        return None
+    return None if turn.connected or turn.stand_in else turn
 
 
 def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:

@@ -350,8 +350,8 @@ def screen(
     view = None
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
-    context = render.screen_context(table, seats, me, game, view, shared=shared)
-    context["is_host"] = bool(host_token) and host_token == table.host_token
+    is_host = bool(host_token) and host_token == table.host_token
+    context = render.screen_context(table, seats, me, game, view, is_host=is_host, shared=shared)
     if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
         context["sheet_region"] = _sheet_region(table, cached_only)
     return Screen(context, shown, game if view is not None else None)

@@ -163,6 +163,12 @@ class TableSeat(models.Model):
     def connected(self) -> bool:
         return bool(self.channel_name)
 
+    @property
+    def is_away(self) -> bool:
+        """A person who has lost the connection, with no bot standing in: the host may let
+        one play for them."""
+        return not self.is_bot and not self.connected and not self.stand_in
+
 
 class Move(models.Model):
     """One line of the table's game record, in order: a deal, an action, a round's end."""

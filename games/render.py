@@ -172,9 +172,9 @@ def screen_context(
 def _stand_in_for(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> TableSeat | None:
     """The person on turn whom the host may let a bot play for: away, and not the host."""
     turn = next((s for s in seats if s.position == view.turn), None)
-    if turn is None or turn == me or view.round_over or turn.is_bot:
+    if turn is None or turn == me or view.round_over or not turn.is_away:
         return None
-    return None if turn.connected or turn.stand_in else turn
+    return turn
 
 
 def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
@@ -401,7 +401,7 @@ def players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> lis
                 "me": me is not None and s.position == me.position,
                 "position": s.position,
                 "turn": s.position == view.turn and not view.round_over,
-                "absent": not s.is_bot and not s.connected and not s.stand_in,
+                "absent": s.is_away,
                 "html": _member_html(tuple(shown.items())),
             }
         )

@@ -294,7 +294,12 @@ def _players_region(version: int, context: dict[str, Any]) -> str:
         }
         return _json(render.region("players", shown))
 
-    host_seat = (me.position if me else -1) if host else None
+    # The host's copy differs from everybody's only by a button for each other person away
+    # (templates/jinja2/games/regions/players.html): without one, the host shares theirs.
+    controls = (
+        host and not context["match_over"] and any(s.is_away and s != me for s in context["seats"])
+    )
+    host_seat = (me.position if me else -1) if controls else None
     return _players.kept((table.code, table.revision, version, host_seat), build)
 
 

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from .models import Table
 
@@ -26,15 +27,17 @@ from .models import Table
 def lock_table(code: str) -> int | None:
     """Lock the table's row until the transaction ends (SQLite locks the whole database on
     the write instead) and return its revision; None for no such table."""
-    row = _execute(_lock_sql(connection.vendor), [code])
+    db = _database()
+    row = _execute(db, _lock_sql(db.vendor), [code])
     return None if row is None else row[0]
 
 
 def save_columns(instance: models.Model, names: Sequence[str]) -> None:
     """``instance.save(update_fields=names)``, for a row known to exist."""
+    db = _database()
     fields = [instance._meta.get_field(name) for name in names]
-    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    _execute(_update_sql(type(instance), tuple(names), connection.vendor), [*values, instance.pk])
+    values = [f.get_db_prep_save(f.pre_save(instance, False), db) for f in fields]
+    _execute(db, _update_sql(type(instance), tuple(names), db.vendor), [*values, instance.pk])
 
 
 def insert(model: type[models.Model], rows: Sequence[models.Model]) -> None:
@@ -43,19 +46,26 @@ def insert(model: type[models.Model], rows: Sequence[models.Model]) -> None:
     the statement itself for the line or two of a move)."""
     if not rows:
         return
+    db = _database()
     fields = _insert_fields(model)
-    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
-    _execute(_insert_sql(model, len(rows), connection.vendor), values)
+    values = [f.get_db_prep_save(f.pre_save(row, True), db) for row in rows for f in fields]
+    _execute(db, _insert_sql(model, len(rows), db.vendor), values)
 
 
-def _execute(sql: str, params: Sequence[Any]) -> tuple | None:
+def _database() -> BaseDatabaseWrapper:
+    """This thread's connection itself: ``django.db.connection`` is a proxy that looks it
+    up again on every attribute, a dozen times a statement with the fields' preparation."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _execute(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple | None:
     """Run ``sql`` on a cursor of the driver's connection (not Django's wrapper), with the
     driver's errors raised as Django's, as the wrapper raises them; the first row it
     returns, if any."""
-    connection.validate_no_broken_transaction()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        cursor = connection.connection.cursor()
+    db.validate_no_broken_transaction()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        cursor = db.connection.cursor()
         try:
             cursor.execute(sql, params)
             return cursor.fetchone() if cursor.description else None

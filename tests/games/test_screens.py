@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import orjson
 import pytest
@@ -11,6 +12,7 @@ from config import broadcast
 from games import live, movelog, render, screens, services
 from games.engine import Rules
 from games.intents import parse
+from games.models import Table
 from games.movelog import NotCached
 from tests.games.tables import first_legal_move, play_to_round_end, started_table
 
@@ -220,3 +222,27 @@ def forget(code: str, version: int, revision: int) -> None:
     process, which did not commit them, would not hold them."""
     screens._tables._entries.pop((code, revision))  # noqa: SLF001
     movelog._known[code].pop(version)  # noqa: SLF001
+
+
+def test_the_host_shares_everybodys_players_region_unless_another_person_is_away():
+    """The host's players region has a button for each other person away; with nobody away
+    it is everybody's, and a process keeps one copy for both."""
+    table, tokens = started_table()  # nobody has a socket open: Ana (host) and Ben are away
+    host, guest = _players(table, tokens[0], table.host_token), _players(table, tokens[1], "")
+    assert host.count("Let a bot play for") == 1 and "Let a bot play for Ben" in host
+    assert "Let a bot play for" not in guest
+
+    table.seats.update(channel_name="a-socket")  # both connected, at a new revision
+    Table.objects.filter(pk=table.pk).update(revision=table.revision + 1)
+    table.refresh_from_db()
+    host, guest = _players(table, tokens[0], table.host_token), _players(table, tokens[1], "")
+    assert host == guest and "Let a bot play for" not in host
+    kept = [key for key in screens._players._entries if key[:2] == (table.code, table.revision)]  # noqa: SLF001
+    assert len(kept) == 1
+
+
+def _players(table: Table, token: str, host_token: str) -> str:
+    """The players region of a seat's view message, as a session with ``host_token`` sees it."""
+    text = screens.message(table.code, token, table.version, table.revision, host_token=host_token)
+    html = json.loads(text)["html"]
+    return re.search(r'<section id="table-players".*?</section>', html, re.S).group(0)

@@ -471,6 +471,18 @@ async def echo_step(
 # -- figures ------------------------------------------------------------------------------
 
 
+def merged(steps: list[Step]) -> Step:
+    """The turns of one kind (game or echo) of a step, as one: their latencies together,
+    their CPU shares averaged."""
+    step = Step(
+        latencies=[ms for s in steps for ms in s.latencies],
+        errors=sum(s.errors for s in steps),
+        connected=max(s.connected for s in steps),
+    )
+    step.cpu = {key: round(statistics.mean(s.cpu[key] for s in steps), 2) for key in steps[0].cpu}
+    return step
+
+
 def summary(step: Step, seconds: float) -> dict:
     lat = sorted(step.latencies)
     if len(lat) < 2:
@@ -575,8 +587,14 @@ def run_step(step: Coroutine[Any, Any, T]) -> T:
 
 
 def run_mode(
-    mode: str, ladder: list[int], seconds: float, pace: float, profile_at: int | None
+    mode: str, ladder: list[int], seconds: float, turns: int, pace: float, profile_at: int | None
 ) -> dict:
+    """Each step of the ladder: the game and the echo in ``turns`` turns each, one after the
+    other, of ``seconds / turns`` measured seconds a turn. The machine is shared and its
+    speed drifts from one half minute to the next (the echo's median alone went from 1.3 to
+    1.8 ms in consecutive runs): in turns, the game and its floor are measured through the
+    same stretches of it."""
+    window = seconds / turns
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{mode}-"))
     env = environment(mode, workdir)
     print(f"\n== {mode}: preparing", flush=True)
@@ -590,20 +608,32 @@ def run_mode(
     try:
         for count in ladder:
             print(f"   {count} tables…", flush=True)
-            profiled = None
-            if count == profile_at:
-                profiled = run_step(
-                    _profiled_step(tables[:count], urls, routing, seconds, pace, servers, workdir)
-                )
-                game, prof = profiled
-            else:
-                game = run_step(game_step(tables[:count], urls, routing, seconds, pace, pids))
-            echo = run_step(echo_step(count, urls, routing, seconds, pace, pids))
-            row = {"tables": count, "game": summary(game, seconds), "echo": summary(echo, seconds)}
-            if profiled:
+            games, echoes, prof = [], [], None
+            for turn in range(turns):
+                if count == profile_at and turn == 0:
+                    game, prof = run_step(
+                        _profiled_step(
+                            tables[:count], urls, routing, window, pace, servers, workdir
+                        )
+                    )
+                else:
+                    game = run_step(game_step(tables[:count], urls, routing, window, pace, pids))
+                games.append(game)
+                echoes.append(run_step(echo_step(count, urls, routing, window, pace, pids)))
+            row = {
+                "tables": count,
+                "game": summary(merged(games), seconds),
+                "echo": summary(merged(echoes), seconds),
+                "turns": [
+                    [summary(g, window)["median"], summary(e, window)["median"]]
+                    for g, e in zip(games, echoes, strict=True)
+                ],
+            }
+            if prof:
                 row["profile"] = prof
             rows.append(row)
             print(f"   {json.dumps(row)[:300]}", flush=True)
+            print(f"   medians in turns (game, echo): {row['turns']}", flush=True)
             p99 = row["game"]["p99"]
             if p99 is not None and p99 < LIMIT_MS and row["game"]["errors"] == 0:
                 capacity, failures = count, 0
@@ -639,13 +669,21 @@ async def _profiled_step(tables, urls, routing, seconds, pace, servers, workdir)
     return await task, prof
 
 
+def ratio(game: dict, echo: dict) -> str:
+    """The game's median over the echo's (the second goal), as printed."""
+    if not game["median"] or not echo["median"]:
+        return "-"
+    return f"{game['median'] / echo['median']:.1f}x"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--modes", default="sqlite,postgres,postgres-2", help=f"of: {', '.join(MODES)}"
     )
     parser.add_argument("--ladder", default="25,50,75,100,125,150,200,250")
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=20, help="measured, per kind and step")
+    parser.add_argument("--turns", type=int, default=3, help="game and echo taken in turns")
     parser.add_argument("--pace", type=float, default=1.0, help="actions a second per table")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="py-spy at this step")
     parser.add_argument("--json", type=Path)
@@ -660,11 +698,13 @@ def main() -> None:
     if unknown := [m for m in modes if m not in MODES]:
         parser.error(f"unknown mode {', '.join(unknown)}: modes are {', '.join(MODES)}")
     ladder = [int(n) for n in args.ladder.split(",")]
-    results = [run_mode(mode, ladder, args.seconds, args.pace, args.profile) for mode in modes]
+    results = [
+        run_mode(mode, ladder, args.seconds, args.turns, args.pace, args.profile) for mode in modes
+    ]
     width = max(11, *(len(m) for m in modes))
     print(
         f"\n{'mode':<{width}} procs tables  connect  actions/s  median   p95    p99  "
-        "| echo median  p99 | cpu"
+        "| echo median  p99 | ratio | cpu"
     )
     for result in results:
         for row in result["steps"]:
@@ -673,7 +713,7 @@ def main() -> None:
                 f"{result['mode']:<{width}} {result['processes']:>5} {row['tables']:>6} "
                 f"{g['connect_s']:>7}s {g['actions_per_s']:>10} "
                 f"{g['median']!s:>7} {g['p95']!s:>6} {g['p99']!s:>6}  | "
-                f"{e['median']!s:>10} {e['p99']!s:>6} | {g['cpu']}"
+                f"{e['median']!s:>10} {e['p99']!s:>6} | {ratio(g, e):>5} | {g['cpu']}"
             )
         print(f"{result['mode']}: capacity {result['capacity']} tables (p99 < {LIMIT_MS:.0f} ms)")
     if args.json:

@@ -1,8 +1,8 @@
 """Load benchmark: tables of four websocket players at a brisk human pace, and the capacity.
 
     python benchmarks/load.py [--modes sqlite,postgres,postgres-2,postgres-2-spread]
-                              [--ladder 25,50,100,150] [--seconds 20] [--profile]
-                              [--json results.json]
+                              [--ladder 25,50,100,150] [--seconds 20] [--turns 3]
+                              [--profile N] [--json results.json]
 
 For each mode it prepares a fresh database, starts the app as daphne processes (as in
 docker-compose.yml: the embedded SQLite + in-memory layer in one process, or PostgreSQL +
@@ -18,8 +18,11 @@ view; the clock starts a few seconds after every socket has its first view (how 
 connecting took is printed too). It prints actions per second and the latency's median, 95th
 and 99th percentiles for each number of tables, the capacity (the most tables whose 99th
 percentile stays under 100 ms), and, in the same run, the floor: a trivial echo consumer
-through the same stack (config/echo.py) with as many sockets at the same pace. --profile N
-samples the first daphne with py-spy (the `bench` extra) at the ladder's N-table step.
+through the same stack (config/echo.py) with as many sockets at the same pace. The game and
+the echo take turns (--turns, each turn a fresh set of sockets), so that both are measured
+through the same stretches of a shared machine; each turn's medians are printed too, and
+the ratio of the game's median to the echo's. --profile N samples the first daphne with
+py-spy (the `bench` extra) during the first turn of the ladder's N-table step.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.utils import await_many_dispatch
 
 from config import relay
 
@@ -35,19 +35,11 @@ class Consumer(AsyncWebsocketConsumer):
         self.base_send = send
         self.relay = relay.here()
         self.channel_name, inbox = await self.relay.open()
-        # The socket's own events join the relay's messages in the one inbox, so a message
-        # wakes the consumer at once. Channels' await_many_dispatch waits on both sources
-        # with asyncio.wait and a new task for every message: three turns of the event loop
-        # before a message is handled, each behind whatever else is due at a hundred busy
-        # tables (benchmarks/load.py).
-        forwarding = asyncio.ensure_future(_forward(receive, inbox))
         try:
-            while True:
-                await self.dispatch(await inbox.get())
+            await await_many_dispatch([receive, inbox.get], self.dispatch)
         except StopConsumer:
             pass
         finally:
-            forwarding.cancel()
             await self.relay.close(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -56,24 +48,9 @@ class Consumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def receive_failed(self, message: dict[str, Any]) -> None:
-        raise message["error"]
-
     async def join(self, group: str) -> None:
         """Receive the messages sent to ``group`` (relay.group_send) from now on."""
         await self.relay.join(group, self.channel_name)
 
     async def leave(self, group: str) -> None:
         await self.relay.leave(group, self.channel_name)
-
-
-async def _forward(receive: Any, inbox: asyncio.Queue[dict[str, Any]]) -> None:
-    """Put each event of the socket (connect, a frame, the disconnect) in its inbox. Should
-    the server's ``receive`` fail, the consumer is told in a message that raises it."""
-    while True:
-        try:
-            event = await receive()
-        except Exception as error:  # noqa: BLE001 - handed to the consumer, which raises it
-            inbox.put_nowait({"type": "receive.failed", "error": error})
-            return
-        inbox.put_nowait(event)

@@ -27,6 +27,7 @@ processes' sockets can be told, and the answer could reach them first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import weakref
 from collections import defaultdict
@@ -48,16 +49,13 @@ class Relay:
         self._numbers = itertools.count(1)
         self._membership = asyncio.Lock()  # the layer's group_add/discard in local order
         self._reader: asyncio.Task | None = None
-        self.capacity = getattr(layer, "capacity", 100)  # unread messages a socket may hold
 
     async def open(self) -> tuple[str, asyncio.Queue[dict[str, Any]]]:
-        """A new socket: its address and the inbox its messages arrive in. The socket may
-        put its own events in the inbox too (config.consumers): only the relay's messages
-        are rationed."""
+        """A new socket: its address and the inbox its messages arrive in."""
         if not self.channel:
             self.channel = await self.layer.new_channel()
         address = f"{self.channel}{SEPARATOR}{next(self._numbers)}"
-        self.inboxes[address] = asyncio.Queue()
+        self.inboxes[address] = asyncio.Queue(maxsize=getattr(self.layer, "capacity", 100))
         if self._reader is None:
             self._reader = asyncio.ensure_future(self._read())
         return address, self.inboxes[address]
@@ -103,9 +101,9 @@ class Relay:
             addresses = (envelope["to"],)
         for address in addresses:
             inbox = self.inboxes.get(address)
-            # Past the capacity the message is dropped, as the layer drops it.
-            if inbox is not None and inbox.qsize() < self.capacity:
-                inbox.put_nowait(dict(envelope["message"]))
+            if inbox is not None:
+                with contextlib.suppress(asyncio.QueueFull):  # as the layer drops it
+                    inbox.put_nowait(dict(envelope["message"]))
 
 
 _relays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Relay] = weakref.WeakKeyDictionary()

@@ -11,14 +11,17 @@ lay it out.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest
 from django.template import engines
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from markupsafe import escape
 
 from games.engine import Game, SeatView, winners
 from games.engine.state import Event, Train
@@ -30,30 +33,6 @@ from . import dominoes
 from .models import BOT_LEVELS, Table, TableSeat
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
-
-
-@dataclass(frozen=True)
-class Branch:
-    """One line of tiles of a train (a Chicken Foot train has several), with its open end."""
-
-    end: int
-    tiles: SafeString
-    open: int
-    owed: bool
-    fork: bool
-
-
-@dataclass(frozen=True)
-class Lane:
-    """One train as a row of the board."""
-
-    index: int
-    title: str
-    owner: int | None
-    marked: bool
-    branches: tuple[Branch, ...]
-    tile_count: int
-    owes_cover: bool
 
 
 @dataclass
@@ -120,8 +99,10 @@ def _dock(context: dict[str, Any]) -> SafeString:
 def page_regions(context: dict[str, Any], request: HttpRequest) -> dict[str, SafeString]:
     """The regions the table page shows, drawn as the socket draws them (with the page's
     CSRF fields), for the page's Django template to place."""
-    names = ("top", "board", "round", "dock", "players", "log") if context["view"] else ("top",)
-    return {name: region(name, dict(context), request) for name in names}
+    if context["view"] is None:
+        return {"top": region("top", dict(context), request)}
+    names = ("board", "round", "dock", "players", "log")
+    return {"top": context["top"], **{name: region(name, dict(context), request) for name in names}}
 
 
 def screen_context(
@@ -183,10 +164,19 @@ def shared_context(view: SeatView, names: dict[int, str]) -> dict[str, Any]:
     its sockets. The page's script puts the seat's own train first and lights its slots."""
     return {
         "view": view,
+        "top": top_bar(view.round_number, view.rules.round_count, view.engine, view.boneyard_count),
         "board": _board(view, names),
         "log": _log_lines(view.log[-RECENT_MOVES:], tuple(names.items()), view.players),
         "engine": view.engine,
     }
+
+
+@lru_cache(maxsize=1024)
+def top_bar(round_number: int, round_count: int, engine: int, boneyard: int) -> SafeString:
+    """The top bar of a game, drawn once for each round and count of the boneyard: most
+    moves leave both as they were, at every table."""
+    shown = {"round_number": round_number, "round_count": round_count}
+    return region("top", {**shown, "engine": engine, "boneyard": boneyard})
 
 
 def sheet_context(sheet: Sheet) -> dict[str, Any]:
@@ -245,33 +235,67 @@ def _board(view: SeatView, names: dict[int, str]) -> SafeString:
         title = names.get(owner, f"Seat {owner}") if owner is not None else "Mexican train"
         if owner is None and len(view.trains) - view.players > 1:
             title = f"Mexican train {index - view.players + 1}"
-        rows.append(_lane_html(index, title, train))
+        rows.append(_drawn_for(train, (index, title), _lane_html))
     return mark_safe("".join(rows))  # noqa: S308 - lanes rendered by their template
+
+
+# What was drawn from the engine's own objects, by the object itself: a move hands its
+# trains and its log's events on to the next state unchanged but for the one it changed, so
+# they are found again by identity, where the caches behind (keyed by value) would hash a
+# whole train or event on each of the five trains and fourteen lines of every version.
+_drawn: dict[int, tuple[object, tuple, str]] = {}  # id -> (the object, what else, drawn)
+
+
+def _drawn_for(thing: Any, also: tuple, draw: Callable[..., str]) -> str:
+    """``draw(*also, thing)``, kept for this very object (and ``also``). The entry holds
+    the object, so its id is not given to another while kept."""
+    kept = _drawn.get(id(thing))
+    if kept is not None and kept[0] is thing and kept[1] == also:
+        return kept[2]
+    drawn = draw(*also, thing)
+    if len(_drawn) >= 16_384:  # a busy process's tables, a version or two each
+        _drawn.clear()
+    _drawn[id(thing)] = (thing, also, drawn)
+    return drawn
 
 
 @lru_cache(maxsize=4096)
 def _lane_html(index: int, title: str, train: Train) -> SafeString:
     """A train's row of the board, kept by the train as it stands: a move changes one
-    train, and the others are drawn again for every version of every busy table."""
-    lane = Lane(
-        index=index,
-        title=title,
-        owner=train.owner,
-        marked=train.marked,
-        branches=tuple(
-            Branch(
-                end=j,
-                tiles=mark_safe("".join(dominoes.laid(*t) for t in b.tiles)),  # noqa: S308
-                open=b.open,
-                owed=b.owed,
-                fork=b.parent is not None,
-            )
-            for j, b in enumerate(train.branches)
-        ),
-        tile_count=train.tile_count,
-        owes_cover=train.owes_cover,
-    )
-    return region("lane", {"lane": lane})
+    train, and the others are drawn again for every version of every busy table. Built
+    here rather than by a template, like a hand's tiles: one train is drawn anew on every
+    move of every table, and through a template it cost five times as much."""
+    owner, marked, owed = train.owner, train.marked, train.owes_cover
+    label, count = escape(title), train.tile_count
+    classes = "lane" + " lane--public" * (owner is None) + " lane--owed" * owed
+    classes += " lane--marked" * marked
+    owner_data = "" if owner is None else f' data-owner="{owner}"'
+    tags = '    <span class="tag tag--marker">marker: open to all</span>\n' * marked
+    tags += '    <span class="tag tag--owed">double to cover</span>\n' * owed
+    html = [
+        f'<div class="{classes}" data-train="{index}"{owner_data}>\n'
+        '  <div class="lane__head">\n'
+        f'    <span class="lane__title">{label}<span class="lane__you"> (you)</span></span>\n'
+        f"{tags}"
+        f'    <span class="lane__count">{count} tile{pluralize(count)}</span>\n'
+        "  </div>\n"
+    ]
+    for end, branch in enumerate(train.branches):
+        fork = ", branch" if branch.parent is not None else ""
+        tiles = "".join(dominoes.laid(*tile) for tile in branch.tiles)
+        html.append(
+            f'  <div class="lane__row" data-row="{index}-{end}" role="group" '
+            f'aria-label="{label}{fork}, open end {branch.open}">\n'
+            f"    {tiles}\n"
+            f'    <button type="button" class="slot{" slot--owed" * branch.owed}"\n'
+            f'            data-train="{index}" data-end="{end}" data-open="{branch.open}"\n'
+            f'            aria-label="Play on {label}, open end {branch.open}'
+            f'{", a double to cover" * branch.owed}"\n'
+            f"            disabled>{branch.open}</button>\n"
+            "  </div>\n"
+        )
+    html.append("</div>\n")
+    return mark_safe("".join(html))  # noqa: S308 - the title escaped, the rest numbers
 
 
 def _hand(view: SeatView) -> SafeString:
@@ -419,11 +443,11 @@ def _log_lines(
 ) -> list[str]:
     """The recent moves, newest first, in words: each move's line is written once and kept,
     as a table's log shows the same moves, one more at a time, version after version."""
-    return [_describe(event, names, players) for event in reversed(events)]
+    return [_drawn_for(event, (names, players), _describe) for event in reversed(events)]
 
 
 @lru_cache(maxsize=8192)
-def _describe(event: Event, names: tuple[tuple[int, str], ...], players: int) -> str:
+def _describe(names: tuple[tuple[int, str], ...], players: int, event: Event) -> str:
     seats = dict(names)
     who = seats.get(event.seat, f"Seat {event.seat}")
     if event.kind == "play":

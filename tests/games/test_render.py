@@ -1,0 +1,73 @@
+"""A train's row of the board, built in Python (games.render._lane_html): what the page's
+script reads from it (static/games/table.js) and what a screen reader says."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from games.engine.state import Branch, Train
+from games.render import _lane_html
+
+VOID = {"use", "input"}
+
+
+class Tags(HTMLParser):
+    """The start tags with their attributes, and whether every element was closed."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.started: list[tuple[str, dict[str, str | None]]] = []
+        self.open: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.started.append((tag, dict(attrs)))
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self.started.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open.pop() == tag
+
+    def having(self, cls: str) -> list[dict[str, str | None]]:
+        return [a for _, a in self.started if cls in (a.get("class") or "").split()]
+
+
+def test_a_marked_train_with_a_double_owed_and_a_branch_shows_both_ends():
+    train = Train(
+        owner=1,
+        branches=(Branch(((6, 5), (5, 5)), 5, owed=True), Branch(((5, 3),), 3, parent=0, at=1)),
+        marked=True,
+    )
+    html = _lane_html.__wrapped__(2, "<b>Ana</b>", train)
+    tags = Tags(html)
+    assert not tags.open  # every element closed
+
+    (lane,) = tags.having("lane")
+    assert lane["class"].split() == ["lane", "lane--owed", "lane--marked"]
+    assert (lane["data-train"], lane["data-owner"]) == ("2", "1")
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in html and "<b>" not in html
+    assert "marker: open to all" in html and "double to cover" in html and "3 tiles" in html
+
+    rows = tags.having("lane__row")
+    assert [r["data-row"] for r in rows] == ["2-0", "2-1"]
+    assert rows[0]["aria-label"] == "<b>Ana</b>, open end 5"
+    assert rows[1]["aria-label"] == "<b>Ana</b>, branch, open end 3"
+    slots = tags.having("slot")
+    assert [(s["data-train"], s["data-end"], s["data-open"]) for s in slots] == [
+        ("2", "0", "5"),
+        ("2", "1", "3"),
+    ]
+    assert "slot--owed" in slots[0]["class"] and "slot--owed" not in slots[1]["class"]
+    assert slots[0]["aria-label"].endswith(", a double to cover")
+    assert all("disabled" in s for s in slots)  # the page's script lights the reachable ones
+    assert len(tags.having("tile--laid")) == 3 and len(tags.having("tile--double")) == 1
+
+
+def test_a_public_train_has_no_owner_and_counts_one_tile():
+    html = _lane_html.__wrapped__(4, "Mexican train", Train(None, (Branch(((12, 4),), 4),)))
+    (lane,) = Tags(html).having("lane")
+    assert lane["class"].split() == ["lane", "lane--public"] and "data-owner" not in lane
+    assert "1 tile<" in html and "marker" not in html and "tag--owed" not in html

@@ -236,7 +236,7 @@ def _board(view: SeatView, names: dict[int, str]) -> SafeString:
         if owner is None and len(view.trains) - view.players > 1:
             title = f"Mexican train {index - view.players + 1}"
         rows.append(_drawn_for(train, (index, title), _lane_html))
-    return mark_safe("".join(rows))  # noqa: S308 - lanes rendered by their template
+    return mark_safe("".join(rows))  # noqa: S308 - lanes built by _lane_html
 
 
 # What was drawn from the engine's own objects, by the object itself: a move hands its

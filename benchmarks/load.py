@@ -594,8 +594,8 @@ def run_mode(
 ) -> dict:
     """Each step of the ladder: the game and the echo in ``turns`` turns each, one after the
     other, of ``seconds / turns`` measured seconds a turn. The machine is shared and its
-    speed drifts from one half minute to the next (the echo's median alone went from 1.3 to
-    1.8 ms in consecutive runs): in turns, the game and its floor are measured through the
+    speed drifts from one half minute to the next (the echo's median alone went from 1.0 to
+    2.0 ms in runs minutes apart): in turns, the game and its floor are measured through the
     same stretches of it."""
     window = seconds / turns
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{mode}-"))

@@ -133,7 +133,7 @@ def screen_context(
         context["bot_levels"] = BOT_LEVELS
         return context
     if shared:
-        context.update(shared_context(view, names), players=players(seats, me, view))
+        context.update(shared_context(view, names), players=players(seats, me, view, game.is_over))
     context.update(
         hand=_hand(view),
         prompt=_prompt(table, seats, me, game, view, names),
@@ -399,7 +399,15 @@ def _prompt(
     return Prompt("Your turn: tap a tile, then where it goes.", True)
 
 
-def players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> list[dict]:
+def stand_in_offered(seat: TableSeat, me: TableSeat | None, match_over: bool) -> bool:
+    """Whether the host's players region offers to let a bot play for ``seat``: a person
+    away, other than the host, while the match goes on."""
+    return seat.is_away and seat != me and not match_over
+
+
+def players(
+    seats: list[TableSeat], me: TableSeat | None, view: SeatView, match_over: bool
+) -> list[dict]:
     """One row per seat, every value the template shows worked out here: every seat sees
     this region on every move, and a template looking up attributes of models is slow."""
     rows = []
@@ -425,7 +433,7 @@ def players(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> lis
                 "me": me is not None and s.position == me.position,
                 "position": s.position,
                 "turn": s.position == view.turn and not view.round_over,
-                "absent": s.is_away,
+                "offer": stand_in_offered(s, me, match_over),
                 "html": _member_html(tuple(shown.items())),
             }
         )

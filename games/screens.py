@@ -147,7 +147,7 @@ _tables = _Recent(512)  # (code, revision) -> (table, seats)
 _shared = _Recent(512)  # (code, version) -> JSON string
 # The players region, rendered once per table revision, game version and process: every
 # seat sees the same rows (the page's script marks its own), but the host's session sees
-# the host's controls in them, rendered for the host's seat.
+# its offers to let a bot play for a person away, rendered for the host's seat.
 _players = _Recent(512)  # (code, revision, version, the host's seat or None) -> JSON string
 # A view's data that every seat shares, encoded once per process: the table's part (its
 # seats, who is here and ready) per revision and version, the game's part per version.
@@ -286,20 +286,14 @@ def _players_region(version: int, context: dict[str, Any]) -> str:
     table, me, host = context["table"], context["me"], context["is_host"]
 
     def build() -> str:
-        shown = {
-            "players": render.players(context["seats"], me, context["view"]),
-            "table": table,
-            "is_host": host,
-            "match_over": context["match_over"],
-        }
-        return _json(render.region("players", shown))
+        rows = render.players(context["seats"], me, context["view"], match_over)
+        return _json(render.region("players", {"players": rows, "table": table, "is_host": host}))
 
-    # The host's copy differs from everybody's only by a button for each other person away
-    # (templates/jinja2/games/regions/players.html): without one, the host shares theirs.
-    controls = (
-        host and not context["match_over"] and any(s.is_away and s != me for s in context["seats"])
-    )
-    host_seat = (me.position if me else -1) if controls else None
+    # The host's copy differs from everybody's only by the stand-in offers: with none, the
+    # host shares everybody's.
+    match_over = context["match_over"]
+    offers = host and any(render.stand_in_offered(s, me, match_over) for s in context["seats"])
+    host_seat = (me.position if me else -1) if offers else None
     return _players.kept((table.code, table.revision, version, host_seat), build)
 
 

@@ -16,10 +16,12 @@ group, in the order the messages came. A socket's address (kept as a seat's
 to its process too. A socket's inbox holds as many messages as a channel of the layer would;
 past that a message is dropped, as the layer drops it, and the next one heals the screen.
 
-A process hands a message to its own sockets itself, once the layer has taken it, and
-skips its own copy when that comes back through the layer: through the layer's queue and
-the reader, a move reached its table's sockets in the same process a turn of the event loop
-later, and at a hundred busy tables each turn can wait behind another table's move. Not
+A process hands a message to its own sockets itself, once the layer has taken it. The
+app's layers leave the sending process out (config.layers), and a copy that comes back all
+the same, through a layer that sends it (Channels' own), is skipped. Through the layer's
+queue and the reader, a move reached its table's sockets in the same process a turn of the
+event loop later, and at a hundred busy tables each turn can wait behind another table's
+move. Not
 before the layer has it: a player who saw a move could then answer it before the other
 processes' sockets can be told, and the answer could reach them first.
 """

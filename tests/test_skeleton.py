@@ -142,7 +142,7 @@ def test_database_url_switches_to_postgresql():
 
 def test_redis_url_switches_to_redis_layer_with_deliberate_limits():
     layer = project_settings.channel_layers({"REDIS_URL": "redis://cache:6379/2"})["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "config.layers.RelayRedisChannelLayer"
     config = layer["CONFIG"]
     host = config["hosts"][0]
     assert host["address"] == "redis://cache:6379/2"
@@ -167,7 +167,7 @@ def test_environment_switches_backends_at_startup():
     assert switched.returncode == 0, switched.stderr
     assert switched.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "config.layers.RelayRedisChannelLayer",
     ]
 
 

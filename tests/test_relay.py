@@ -99,7 +99,7 @@ async def test_a_socket_that_reads_nothing_loses_messages_past_the_layers_capaci
     "backend",
     [
         "config.layers.RationedInMemoryChannelLayer",  # leaves the sender's channel out
-        "channels.layers.InMemoryChannelLayer",  # sends it back, as Redis does
+        "channels.layers.InMemoryChannelLayer",  # sends it back, as channels-redis does
     ],
 )
 async def test_a_process_hands_its_own_sockets_a_message_once_as_the_layer_takes_it(

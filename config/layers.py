@@ -79,7 +79,10 @@ class RelayRedisChannelLayer(RedisChannelLayer):
     group's members are read in one round trip (their expiry in the same pipeline), the
     sender is left out, and the others are sent to in one more, each member's expired
     messages dropped in the same script. What is kept, expired and dropped when full is as
-    channels-redis does it; messages for a single channel (``send``) are untouched.
+    channels-redis does it; messages for a single channel (``send``) are untouched. The
+    keys and messages are made by channels-redis' own helpers, private ones, hence the
+    pinned minor release (pyproject.toml) and tests/production/test_redis_layer.py, which
+    runs this against a real Redis.
     """
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:

@@ -49,6 +49,11 @@ def databases(env: Mapping[str, str]) -> dict:
         database = dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=True)
         if database["ENGINE"] == "django.db.backends.sqlite3":
             database["OPTIONS"] = SQLITE_OPTIONS
+        elif database["ENGINE"] == "django.db.backends.postgresql":
+            # A statement run this many times on a connection is prepared, by the cursors
+            # that bind on the server: the few every move runs (games.statements). Django's
+            # own cursors bind on the client and are never prepared.
+            database["OPTIONS"] = {"prepare_threshold": 5}
         return {"default": database}
     return {
         "default": {

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -65,12 +66,24 @@ def _execute(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple 
     db.validate_no_broken_transaction()
     db.ensure_connection()
     with db.wrap_database_errors:
-        cursor = db.connection.cursor()
+        cursor = _cursor(db)
         try:
             cursor.execute(sql, params)
             return cursor.fetchone() if cursor.description else None
         finally:
             cursor.close()
+
+
+def _cursor(db: BaseDatabaseWrapper) -> Any:
+    """A cursor of the driver's connection. On PostgreSQL, one that binds the parameters on
+    the server: psycopg sends them beside the SQL instead of quoting each into its text, as
+    Django's client-side cursors do (the JSON of a move's lines included: a third of
+    psycopg's time in the server, benchmarks/load.py --profile), and a statement run a few
+    times on a connection is prepared (``prepare_threshold``, config/settings.py), so that
+    PostgreSQL parses and plans it once a connection rather than once a move."""
+    if db.vendor == "postgresql":
+        return psycopg.Cursor(db.connection)
+    return db.connection.cursor()
 
 
 def _placeholders(sql: str, vendor: str) -> str:

@@ -92,3 +92,20 @@ def test_an_action_waits_for_the_lock_another_transaction_holds():
     assert isinstance(results[0], services.Outcome), results
     assert time.monotonic() - started >= 0.5
     close_old_connections()
+
+
+def test_the_statements_of_a_move_are_prepared_once_a_connection():
+    """games.statements binds on the server, so that PostgreSQL plans a move's statements
+    once a connection (config/settings.py: prepare_threshold), not once a move."""
+    code, _, _ = make_table(humans=("Ana", "Ben", "Cy", "Di"), bots=())
+    dealt = Table.objects.get(code=code).version
+    for _ in range(6):
+        table = Table.objects.get(code=code)
+        turn = movelog.game_of(table).round.turn
+        services.act(code, table.seats.get(position=turn).token, first_move(code))
+    assert Table.objects.get(code=code).version == dealt + 6
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = " ".join(row[0] for row in cursor.fetchall())
+    for statement in ("FOR UPDATE", 'INSERT INTO "games_move"', 'UPDATE "games_table"'):
+        assert statement in prepared

@@ -21,9 +21,8 @@ app's layers leave the sending process out (config.layers), and a copy that come
 the same, through a layer that sends it (Channels' own), is skipped. Through the layer's
 queue and the reader, a move reached its table's sockets in the same process a turn of the
 event loop later, and at a hundred busy tables each turn can wait behind another table's
-move. Not
-before the layer has it: a player who saw a move could then answer it before the other
-processes' sockets can be told, and the answer could reach them first.
+move. Not before the layer has it: a player who saw a move could then answer it before the
+other processes' sockets can be told, and the answer could reach them first.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The app's channel layers: Channels' own two, with the bookkeeping of a group message cut
-down. Both leave out the channel of the process that sent a group message (its ``from``):
+down. Both leave out the channel of the process that sent a group message (``relay.SENDER``):
 config.relay handed that process's sockets their copies as it sent it. Nothing else about
 either layer changes.
 """
@@ -14,6 +14,8 @@ from typing import Any
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
+
+from config.relay import SENDER
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +45,7 @@ class RationedInMemoryChannelLayer(InMemoryChannelLayer):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
-        sender = message.get("from")
+        sender = message.get(SENDER)
         for channel in [c for c in self.groups.get(group, {}) if c != sender]:
             with contextlib.suppress(ChannelFull):  # as Channels does: its reader is far behind
                 await self.send(channel, message)
@@ -93,7 +95,7 @@ class RelayRedisChannelLayer(RedisChannelLayer):
             lookup.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
             lookup.zrange(key, 0, -1)
             _, members = await lookup.execute()
-        sender = message.get("from")
+        sender = message.get(SENDER)
         channels = [name for member in members if (name := member.decode()) != sender]
         if not channels:
             return

@@ -37,6 +37,7 @@ from typing import Any
 from channels.layers import BaseChannelLayer, get_channel_layer
 
 SEPARATOR = "#"  # never in a channel name, so an address is never taken for a channel
+SENDER = "from"  # a group message's key for the channel of the process that sent it
 
 
 class Relay:
@@ -91,7 +92,7 @@ class Relay:
     async def _read(self) -> None:
         while True:
             envelope = await self.layer.receive(self.channel)
-            if envelope.get("from") != self.channel:  # else handed out as it was sent
+            if envelope.get(SENDER) != self.channel:  # else handed out as it was sent
                 self.deliver(envelope)
 
     def deliver(self, envelope: dict[str, Any]) -> None:
@@ -128,7 +129,7 @@ async def group_send(group: str, message: dict[str, Any]) -> None:
     local = _relays.get(asyncio.get_running_loop())
     sockets_here = local is not None and bool(local.channel)
     if sockets_here:
-        envelope["from"] = local.channel
+        envelope[SENDER] = local.channel
     await get_channel_layer().group_send(group, envelope)
     if sockets_here:
         local.deliver(envelope)

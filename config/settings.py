@@ -52,8 +52,9 @@ def databases(env: Mapping[str, str]) -> dict:
         elif database["ENGINE"] == "django.db.backends.postgresql":
             # A statement run this many times on a connection is prepared, by the cursors
             # that bind on the server: the few every move runs (games.statements). Django's
-            # own cursors bind on the client and are never prepared.
-            database["OPTIONS"] = {"prepare_threshold": 5}
+            # own cursors bind on the client and are never prepared. Added to the options
+            # the URL gives (``?sslmode=require``), not in their place.
+            database["OPTIONS"] = {**database.get("OPTIONS", {}), "prepare_threshold": 5}
         return {"default": database}
     return {
         "default": {

@@ -284,15 +284,15 @@ def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]
 
 def _players_region(version: int, context: dict[str, Any]) -> str:
     table, me, host = context["table"], context["me"], context["is_host"]
+    seats, match_over = context["seats"], context["match_over"]
 
     def build() -> str:
-        rows = render.players(context["seats"], me, context["view"], match_over)
+        rows = render.players(seats, me, context["view"], match_over)
         return _json(render.region("players", {"players": rows, "table": table, "is_host": host}))
 
     # The host's copy differs from everybody's only by the stand-in offers: with none, the
     # host shares everybody's.
-    match_over = context["match_over"]
-    offers = host and any(render.stand_in_offered(s, me, match_over) for s in context["seats"])
+    offers = host and any(render.stand_in_offered(s, me, match_over) for s in seats)
     host_seat = (me.position if me else -1) if offers else None
     return _players.kept((table.code, table.revision, version, host_seat), build)
 

@@ -140,6 +140,12 @@ def test_database_url_switches_to_postgresql():
     assert database["CONN_HEALTH_CHECKS"] is True
 
 
+def test_postgresql_keeps_the_urls_options_beside_its_prepared_statements():
+    url = "postgresql://game:secret@db.example:5432/trains?sslmode=require"
+    options = project_settings.databases({"DATABASE_URL": url})["default"]["OPTIONS"]
+    assert options == {"sslmode": "require", "prepare_threshold": 5}
+
+
 def test_redis_url_switches_to_redis_layer_with_deliberate_limits():
     layer = project_settings.channel_layers({"REDIS_URL": "redis://cache:6379/2"})["default"]
     assert layer["BACKEND"] == "config.layers.RelayRedisChannelLayer"

@@ -11,6 +11,7 @@ from django.db import close_old_connections, connection, transaction
 
 from games import movelog, services
 from games.engine import legal_actions, replay
+from games.engine.rules import Rules
 from games.intents import Intent
 from games.models import Move, Table
 from tests.games.conftest import make_table
@@ -97,7 +98,9 @@ def test_an_action_waits_for_the_lock_another_transaction_holds():
 def test_the_statements_of_a_move_are_prepared_once_a_connection():
     """games.statements binds on the server, so that PostgreSQL plans a move's statements
     once a connection (config/settings.py: prepare_threshold), not once a move."""
-    code, _, _ = make_table(humans=("Ana", "Ben", "Cy", "Di"), bots=())
+    # Double-twelve: fifteen tiles a hand, so six moves cannot end the round.
+    rules = Rules(highest_double=12, rounds=1)
+    code, _, _ = make_table(humans=("Ana", "Ben", "Cy", "Di"), bots=(), rules=rules)
     dealt = Table.objects.get(code=code).version
     for _ in range(6):
         table = Table.objects.get(code=code)

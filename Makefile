@@ -35,9 +35,11 @@ test: venv
 	$(BIN)/pytest -n auto --dist worksteal --cov=games/engine --cov-report=term $(PYTEST_ARGS)
 	$(BIN)/python -m tests.services_pass
 
+# ruff, then the import contracts in pyproject.toml (the apps' layers, the plain engine).
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: venv
 	$(BIN)/ruff format .

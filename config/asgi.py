@@ -29,17 +29,11 @@ if os.environ.get("LOAD_TEST_ECHO") == "1":  # the load benchmark's floor: confi
 
     websocket_urlpatterns.append(path("ws/echo/<str:group>/", EchoConsumer.as_asgi()))
 
-# Everything loaded so far (Django, the apps, the templates' modules) lives as long as the
-# process: move it out of the garbage collector's sight, so that a full collection scans only
-# what the tables create. A full scan of it all stalled every table for 100-200 ms.
+# A full garbage collection stalls every table of the process (100-200 ms at 100 busy
+# tables): what is loaded now lives as long as the process, so it is kept out of the scans,
+# and full collections run ten times rarer than Python's default (docs/performance.md).
 gc.freeze()
-# Even so, a full collection of a busy process (400 sockets' objects, the tables' caches)
-# stalls every table for about 100 ms, and Python's default runs one every ten collections
-# of the middle generation: every 20 s or so at 100 busy tables, where it was what most
-# often pushed a move past 100 ms (benchmarks/load.py, docs/performance.md). Reference
-# counting frees nearly all our garbage at once; what waits for the full collection is
-# mostly the cycles a closed connection leaves, which can wait ten times longer.
-gc.set_threshold(700, 10, 100)  # Python's defaults, but a full collection 10 times rarer
+gc.set_threshold(700, 10, 100)
 
 application = ProtocolTypeRouter(
     {

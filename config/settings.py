@@ -49,12 +49,6 @@ def databases(env: Mapping[str, str]) -> dict:
         database = dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=True)
         if database["ENGINE"] == "django.db.backends.sqlite3":
             database["OPTIONS"] = SQLITE_OPTIONS
-        elif database["ENGINE"] == "django.db.backends.postgresql":
-            # A statement run this many times on a connection is prepared, by the cursors
-            # that bind on the server: the few every move runs (games.statements). Django's
-            # own cursors bind on the client and are never prepared. Added to the options
-            # the URL gives (``?sslmode=require``), not in their place.
-            database["OPTIONS"] = {**database.get("OPTIONS", {}), "prepare_threshold": 5}
         return {"default": database}
     return {
         "default": {
@@ -78,43 +72,46 @@ SQLITE_OPTIONS = {
 
 
 def channel_layers(env: Mapping[str, str]) -> dict:
-    """Redis from REDIS_URL (needed as soon as there is more than one process), else in-memory.
-    Both are Channels' own layers with a group message made cheaper (config.layers).
+    """channels-redis from REDIS_URL (needed as soon as more than one process serves the
+    app), else Channels' in-memory layer. Each socket has a channel of its own and joins its
+    table's (or sheet's) group.
 
-    A process reads one channel for all its sockets (config.relay), and a group holds the
-    processes with a socket in it. The numbers differ from channels-redis' defaults on purpose:
-    - capacity 1500: a channel that holds `capacity` unread messages silently drops the next
-      group_send (logged at INFO only), and so does a socket's inbox in the relay. The
-      process's channel takes one message per group message for all its tables (a hundred
-      busy tables send a hundred a second): the default of 100 is a second's backlog, which
-      one slow moment of the event loop reaches. 1500 gives headroom, and every pushed view
-      is complete, so one lost message is healed by the next.
-    - expiry 10: a message unread after 10 s describes a table state that has moved on; drop it
-      rather than deliver it late.
-    - group_expiry 86400: a process is removed from a group this many seconds after a socket
-      of its last joined it. It must be at least daphne's websocket timeout (86400 s by
-      default), or long-lived sockets stop receiving group messages without any error.
+    A socket that falls behind: a channel holding ``capacity`` unread messages drops the
+    next group message (channels-redis logs it at INFO), and a message unread after
+    ``expiry`` seconds is dropped. Nothing is lost by it: every message only says that the
+    table changed, and every view a socket sends is the whole table as it is now, so the
+    next change heals the screen, or the page's ping after 20 s of silence
+    (games.consumers).
+    - capacity 100 (the default): a table sends a message or two a second, so a socket 100
+      behind has been stalled for a minute.
+    - expiry 10: a message unread after 10 s describes a table that has moved on.
+    - group_expiry 86400 (the default): a socket is dropped from its groups this many
+      seconds after it joined. It must be at least daphne's websocket timeout (86400 s by
+      default), or long-lived sockets would stop receiving without any error.
     """
     url = env.get("REDIS_URL")
     if url:
         return {
             "default": {
-                "BACKEND": "config.layers.RelayRedisChannelLayer",
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
                     # redis-py 8 gives every socket a 5 s read timeout, the same as the 5 s
                     # blocking pop channels-redis waits on, so idle sockets crashed every few
                     # seconds (channels_redis#422). 15 s lets the pop finish and still notices
-                    # a dead connection. Its pool also refuses a 101st connection outright
-                    # ("Too many connections") instead of waiting: a few hundred sockets
-                    # joining their groups at once (a restart, a busy evening) need more.
-                    "hosts": [{"address": url, "socket_timeout": 15, "max_connections": 2000}],
-                    "capacity": 1500,
+                    # a dead connection.
+                    "hosts": [{"address": url, "socket_timeout": 15}],
+                    "capacity": 100,
                     "expiry": 10,
                     "group_expiry": 86400,
                 },
             }
         }
-    return {"default": {"BACKEND": "config.layers.RationedInMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 100, "expiry": 10, "group_expiry": 86400},
+        }
+    }
 
 
 ENV = os.environ
@@ -181,15 +178,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
         },
-    },
-    {
-        # The table screen's regions, which a socket draws for every seat on every move
-        # (config/jinja2.py says why they are Jinja2).
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "NAME": "jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "config.jinja2.environment"},
     },
 ]
 

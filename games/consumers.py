@@ -3,25 +3,33 @@
 It finds who is connecting (the seat token kept in the session, or a rejoin token; nobody
 is a spectator), reads each message, checks its shape, calls a service and answers this
 socket alone with an error when something was refused. Committed changes come back through
-the table's group as a version number; every socket then sends its own seat the complete
-view, so a socket that missed a message heals with the next one.
+the table's group as ``table.changed``; every socket then reads the table and sends its
+own seat the complete view, so a socket that missed a message heals with the next one.
+
+The work a table does on its own (bots taking their turns, the countdown to the next
+round) runs as asyncio tasks of the process that noticed it was due, through the same
+services: two processes that both start a table's bots still play each turn once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from config import relay
-from config.consumers import Consumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import connection
 
-from . import live, runner, screens, services, sessions
-from .db import db
-from .intents import BadMessage, parse
-from .movelog import NotCached
+from . import screens, services, sessions
+from .forms import BadMessage, Intent, parse_intent
+
+log = logging.getLogger(__name__)
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
 REPLACED = 4409
@@ -33,62 +41,55 @@ BURST = 30  # messages a socket may send at once...
 RATE = 10.0  # ...and per second after that
 
 
-# Reads in flight, by table and revision: every socket of a table is told of a change at
-# once, and the first to ask reads the table for all of them (the others wait for it).
-_reads: dict[tuple[str, int], asyncio.Future] = {}
+def write(service: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """A service that writes, called from the event loop. On PostgreSQL it runs in a pool
+    thread of its own: a commit waits 10-20 ms for the disk, and in Channels' one ORM thread
+    every table would wait behind every other table's commit. SQLite takes one writer at a
+    time, so there it stays in that one thread rather than queue on the database's lock."""
+    return database_sync_to_async(service, thread_sensitive=connection.vendor == "sqlite")
 
 
-async def _read_once(code: str, version: int | None, revision: int) -> None:
-    key = (code, revision)
-    read = _reads.get(key)
-    if read is None:
-        read = asyncio.ensure_future(db(screens.read)(code, version, revision))
-        _reads[key] = read
-        read.add_done_callback(lambda _: _reads.pop(key, None))
-    await asyncio.shield(read)
+read = database_sync_to_async  # what only reads runs in Channels' one ORM thread
 
 
-def _cached_message(*args: Any, **ask: Any) -> str | None:
-    """A view built from this process's caches alone, or None where it lacks something."""
-    try:
-        return screens.message(*args, **ask, cached_only=True)
-    except NotCached:
-        return None
-
-
-class TableConsumer(Consumer):
+class TableConsumer(AsyncWebsocketConsumer):
     code: str
     token: str | None = None
     host_token: str = ""
-    shown: int = 0  # the newest revision this socket was sent a view of, at least
+    shown: int = 0  # the newest revision this socket has sent a view of
+
+    # -- connection ------------------------------------------------------------------------
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
         self.host_token = sessions.host_token(self.scope.get("session"), self.code)
+        self.group = ""
         self._allowance = float(BURST)
         self._checked = time.monotonic()
         await self.accept()
         try:
-            replaced, self.shown = await db(services.connect)(
-                self.code, self.token, self.channel_name
-            )
+            replaced, _ = await write(services.connect)(self.code, self.token, self.channel_name)
         except services.Refused as refused:
             await self._send({"type": "error", "code": "refused", "message": str(refused)})
             await self.close(code=NO_TABLE)
             return
         if replaced:
-            await relay.send(replaced, {"type": "seat.replaced"})
-        await self.join(live.group_name(self.code))
-        await self._send_view(with_sheet=True)
-        await runner.resume(self.code)
+            await self.channel_layer.send(replaced, {"type": "seat.replaced"})
+        # Joined before the first view is read: a change committed from here on is
+        # announced to this socket, and one committed before is in the view.
+        self.group = f"table-{self.code}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.push(with_sheet=True)
+        after(self.code, await read(services.pending)(self.code))
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "code"):
-            return
-        await self.leave(live.group_name(self.code))
-        if self.token:
-            await db(services.disconnect)(self.code, self.channel_name)
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.token:
+                await write(services.disconnect)(self.code, self.channel_name)
+
+    # -- what the browser sends --------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._within_rate():
@@ -101,27 +102,45 @@ class TableConsumer(Consumer):
             await self.close(code=TOO_BIG)
             return
         try:
-            intent = parse(json.loads(text_data))
+            intent = parse_intent(json.loads(text_data))
         except (ValueError, BadMessage) as error:
             text = str(error) if isinstance(error, BadMessage) else "Messages are JSON objects."
             await self._error("bad_message", text)
             return
         if intent.type == "ping":
             await self._send({"type": "pong"})
+            # A page pings after 20 s of silence: if it missed the last change (a message
+            # the channel layer dropped), this is when it gets the view.
+            if (await read(screens.revision)(self.code) or 0) > self.shown:
+                await self.push()
             return
         if self.token is None:
             await self._error("spectator", "Spectators watch: take a seat to play.")
             return
         await self._act(intent)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        if event["revision"] <= self.shown:
-            # Sent already: this socket joined the group as its own arrival was announced,
-            # and its first view showed that. (Group members are counted when the message
-            # reaches this process, not when it was sent: config.relay.)
+    async def _act(self, intent: Intent) -> None:
+        try:
+            if intent.type == "ready":
+                outcome = await write(services.ready)(self.code, self.token)
+            else:
+                outcome = await write(services.act)(self.code, self.token, intent)
+        except services.Stale as stale:
+            await self._error("stale", str(stale))
+            await self.push()
             return
-        self.shown = event["revision"]
-        await self._send_view(event["version"], event["revision"], move=event.get("move"))
+        except services.Refused as refused:
+            await self._error("refused", str(refused))
+            return
+        after(self.code, outcome)
+
+    # -- what the table's group sends --------------------------------------------------------
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """A committed change: send this seat the view, unless it has sent one as new (the
+        group's messages can arrive out of order, and the view is always the newest)."""
+        if event["revision"] > self.shown:
+            await self.push()
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:
         """The seat was opened on another screen: this one stops, and says why."""
@@ -134,23 +153,15 @@ class TableConsumer(Consumer):
         self.token = None  # do not free the seat the other screen now holds
         await self.close(code=REPLACED)
 
-    # -- helpers -------------------------------------------------------------------------
+    # -- helpers -----------------------------------------------------------------------------
 
-    async def _act(self, intent) -> None:
-        call = services.ready if intent.type == "ready" else services.act
-        args = (
-            (self.code, self.token) if intent.type == "ready" else (self.code, self.token, intent)
+    async def push(self, with_sheet: bool = False) -> None:
+        """Send this seat its view of the table as it is now."""
+        text, revision = await read(screens.view_message)(
+            self.code, self.token, host_token=self.host_token, with_sheet=with_sheet
         )
-        try:
-            outcome = await db(call)(*args)
-        except services.Stale as stale:
-            await self._error("stale", str(stale))
-            await self._send_view()
-            return
-        except services.Refused as refused:
-            await self._error("refused", str(refused))
-            return
-        runner.after(self.code, outcome)
+        self.shown = max(self.shown, revision)
+        await self.send(text_data=text)
 
     def _token(self) -> str | None:
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -168,33 +179,63 @@ class TableConsumer(Consumer):
         self._allowance -= 1
         return True
 
-    async def _send_view(
-        self,
-        version: int | None = None,
-        revision: int | None = None,
-        with_sheet: bool = False,
-        move: dict[str, Any] | None = None,
-    ) -> None:
-        """This seat's view at a version and revision (default: the newest); the score sheet
-        region only when asked (on connect), or while a round is over (screens.screen).
-        Built right here when this process already holds what it shows (no database, no
-        thread), else in a worker thread."""
-        ask = {"host_token": self.host_token, "with_sheet": with_sheet}
-        args = (self.code, self.token, version, revision)
-        message = None
-        if revision is not None:  # told of a change: this process may hold all it shows
-            message = _cached_message(*args, **ask)
-            if message is None and move is not None and screens.follow(self.code, move):
-                message = _cached_message(*args, **ask)  # another process's move, taken in
-            if message is None:  # one read serves every socket here
-                await _read_once(self.code, version, revision)
-                message = _cached_message(*args, **ask)
-        if message is None:
-            message = await db(screens.message)(*args, **ask)
-        await self.send(text_data=message)
-
     async def _error(self, code: str, message: str) -> None:
         await self._send({"type": "error", "code": code, "message": message})
 
     async def _send(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+
+# -- a table's own work: bots and the next round's countdown ----------------------------------
+
+bot_loops: dict[str, asyncio.Task] = {}  # by table code: one loop a table and process
+countdowns: dict[str, asyncio.Task] = {}
+
+
+def after(code: str, outcome: services.Outcome | None) -> None:
+    """Start whatever a committed change leaves due: bots, or the next round's countdown."""
+    if outcome is None:
+        return
+    if outcome.bot_next:
+        _start(bot_loops, code, _bot_loop(code))
+    if outcome.next_round_in is not None:
+        _count_down(code, outcome.next_round_in)
+
+
+def _count_down(code: str, seconds: float) -> None:
+    running = countdowns.get(code)
+    if running is not None and running is not asyncio.current_task():
+        running.cancel()  # a newer round end sets the time
+    _start(countdowns, code, _countdown(code, max(0.0, seconds)))
+
+
+def _start(tasks: dict[str, asyncio.Task], code: str, work: Any) -> None:
+    running = tasks.get(code)
+    if running is not None and not running.done():
+        work.close()
+        return
+    task = asyncio.create_task(work)
+    tasks[code] = task
+    task.add_done_callback(_report)
+
+
+def _report(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("A table task failed", exc_info=task.exception())
+
+
+async def _bot_loop(code: str) -> None:
+    while True:
+        await asyncio.sleep(settings.BOT_TURN_DELAY)
+        outcome = await write(services.play_bot_turn)(code)
+        if outcome is None:
+            return
+        if outcome.next_round_in is not None:
+            _count_down(code, outcome.next_round_in)
+        if not outcome.bot_next:
+            return
+
+
+async def _countdown(code: str, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    after(code, await write(services.start_next_round_if_due)(code))

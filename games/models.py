@@ -10,10 +10,13 @@ refused as stale.
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 
 from django.db import models
 from django.db.models import Q
 
+from games.engine import Game, Replayer
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
 
@@ -100,6 +103,15 @@ class Table(models.Model):
 
     def get_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
+
+    @property
+    def group_name(self) -> str:
+        """The channel-layer group every socket open on this table listens to."""
+        return f"table-{self.code}"
+
+    def game(self) -> Game | None:
+        """The game at this row's version, as the move log gives it; None before the start."""
+        return _games.at(self)
 
 
 class TableSeat(models.Model):
@@ -189,3 +201,52 @@ class Move(models.Model):
         record = self.record
         what = record.get("kind") or record.get("type")
         return f"{self.table.code} #{self.number}: {what}"
+
+
+class _GameCache:
+    """The one in-process cache: each table's game at its latest version read here.
+
+    Every socket of a table draws the game after each move, and replaying a match from its
+    first line costs tens of milliseconds by the last round; with the game of an earlier
+    version kept, only the lines since are read. An entry is made from committed move rows
+    (or by a service once its transaction commits), so it never disagrees with the
+    database. Keyed by the table's code, which no other table is ever given (a primary key
+    can come round again after a rolled-back transaction).
+    """
+
+    TABLES = 4096  # the tables a process keeps a game for, the least recently used dropped
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # sockets' and services' threads share it
+        self._latest: OrderedDict[str, tuple[int, Game | None]] = OrderedDict()
+
+    def at(self, table: Table) -> Game | None:
+        with self._lock:
+            version, game = self._latest.get(table.code, (0, None))
+        if version == table.version:
+            return game
+        if version > table.version:  # a row read before a commit this process has seen
+            version, game = 0, None
+        replayer = Replayer(game)
+        moves = Move.objects.filter(table=table, version__gt=version, version__lte=table.version)
+        for record in moves.order_by("number").values_list("record", flat=True):
+            replayer.feed(record)
+        self.keep(table.code, table.version, replayer.game)
+        return replayer.game
+
+    def keep(self, code: str, version: int, game: Game | None) -> None:
+        with self._lock:
+            if self._latest.get(code, (-1, None))[0] < version:
+                self._latest[code] = (version, game)
+            self._latest.move_to_end(code)
+            while len(self._latest) > self.TABLES:
+                self._latest.popitem(last=False)
+
+
+_games = _GameCache()
+
+
+def keep_game(code: str, version: int, game: Game | None) -> None:
+    """Keep the game a service has just written at a table's version: call it once the
+    transaction has committed, never before (a rolled-back state must never be served)."""
+    _games.keep(code, version, game)

@@ -1,257 +1,153 @@
-"""What one seat's screen shows: the view a socket sends, as data and as page regions.
+"""What one seat's screen shows: read from the database, worked out here, drawn by templates.
 
-Every view is complete (the whole table as this seat may see it, with the table's version),
-so a socket never needs the messages it missed. The data part carries the seat's legal moves
-for the page's script (and for programs that play over the socket, like the load test); the
-HTML part is the same partials the table page renders, swapped in by id.
+The page and the socket show the same regions (templates/games/regions/), each a top-level
+element with a stable id: the page includes them, and a socket sends them in every view
+for the page's script to swap in by id. Everything a seat sees is decided here, in the
+context; the templates only lay it out. A view is always complete and always the table as
+it is now, so a socket that missed a change heals with the next view it sends.
 """
 
 from __future__ import annotations
 
-import copy
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils.dateparse import parse_datetime
 
-from games.engine import Game, SeatView, view_for
-from scoring.services import Sheet, compute_sheet
+from games.engine import Game, SeatView, view_for, winners
+from games.engine.state import Event
+from games.engine.tiles import name
+from scoring.rendering import Viewer, standing
+from scoring.services import compute_sheet
 
-from . import movelog, render
-from .models import Table, TableSeat
-from .movelog import NotCached
+from .models import BOT_LEVELS, Table, TableSeat
+
+RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
+
+
+@dataclass
+class Prompt:
+    """The status line: what the table waits for, and the one button needed now."""
+
+    text: str
+    mine: bool = False
+    buttons: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Screen:
-    """One seat's screen: the context the region partials are rendered from, and the game
-    version it shows (with the game itself while a round is shown)."""
+    """One seat's screen: the context its regions are drawn from, the view's data for the
+    page's script (and for programs that play over the socket), and the revision shown."""
 
     context: dict[str, Any]
-    version: int
-    game: Game | None
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The view as data, for the page's script and for programs that play over the
-        socket (the socket sends the same data, encoded by parts: :func:`message`)."""
-        table, seats, me, view = (self.context[k] for k in ("table", "seats", "me", "view"))
-        game = None
-        if view is not None:
-            game = {**_game_part(view, self.game), **view.own_dict()}
-        seat = {"seat": me.position if me else None}
-        return {**_table_part(table, seats, self.version), **seat, "game": game}
+    data: dict[str, Any]
+    revision: int
 
 
-def message(
-    code: str,
-    token: str | None,
-    version: int | None = None,
-    revision: int | None = None,
-    *,
-    host_token: str = "",
-    with_sheet: bool = False,
-    cached_only: bool = False,
-) -> str:
-    """The ``view`` message for one socket, as the JSON text it is sent as, with its regions
-    as HTML (docs/protocol.md).
-
-    ``cached_only`` builds it from this process's caches alone, without the database, or
-    raises :class:`~games.movelog.NotCached`: a socket then needs no worker thread for the
-    three views out of four that another socket of the table has already read for."""
-    found = screen(
-        code,
-        token,
-        version,
-        revision,
-        host_token=host_token,
-        with_sheet=with_sheet,
-        shared=False,
-        cached_only=cached_only,
-    )
-    if found is None:
-        gone = "This table no longer exists."
-        return _json({"type": "error", "code": "no_table", "message": gone})
-    table, seats, me, view = (found.context[k] for k in ("table", "seats", "me", "view"))
-    regions = [_json(render.seat_regions(found.context))]
-    game = "null"
-    if found.game is not None:
-        regions[:0] = [
-            _shared_regions(code, found.version, found.game, found.context),
-            _players_region(found.version, found.context),
-        ]
-        # The part every seat shares, encoded once per version, and this seat's own part:
-        # two JSON objects joined into one
-        shared = _games.kept((code, found.version), lambda: _json(_game_part(view, found.game)))
-        game = shared[:-1] + "," + _json(view.own_dict())[1:]
-    # JSON strings joined (without the quotes between them): the JSON of the texts joined
-    html = '"' + "".join(region[1:-1] for region in regions) + '"'
-    key = (code, table.revision, found.version)
-    head = _heads.kept(key, lambda: _json(_table_part(table, seats, found.version)))
-    seat = "null" if me is None else str(me.position)
-    return f'{head[:-1]},"seat":{seat},"game":{game},"html":{html}}}'
-
-
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def read(code: str, version: int | None, revision: int) -> None:
-    """Read into this process's caches what the views at this revision show (the table, its
-    seats, the game at the version), so that every socket can then build its own view
-    without the database (``message(..., cached_only=True)``)."""
-    found = _table_at(code, revision)
-    if found is not None:
-        movelog.game_of(found[0], version)
-
-
-class _Recent:
-    """The latest entries of a cache this process keeps, shared by its threads."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple, Any] = OrderedDict()
-
-    def get(self, key: tuple) -> Any:
-        with self._lock:
-            return self._entries.get(key)
-
-    def put(self, key: tuple, value: Any) -> None:
-        with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def kept(self, key: tuple, build: Callable[[], Any]) -> Any:
-        """The entry for ``key``, built (outside the lock) and kept if there is none."""
-        value = self.get(key)
-        if value is None:
-            value = build()
-            self.put(key, value)
-        return value
-
-
-# The table and its seats as they were at a revision, read once per process: every socket
-# of the table is told of each revision and would otherwise read the same two rows.
-_tables = _Recent(512)  # (code, revision) -> (table, seats)
-# The regions every seat sees alike, rendered (and encoded as a JSON string) once per table
-# version and process: four sockets of a table (and every spectator) are told of each
-# version, and they all show it.
-_shared = _Recent(512)  # (code, version) -> JSON string
-# The players region, rendered once per table revision, game version and process: every
-# seat sees the same rows (the page's script marks its own), but the host's session sees
-# its offers to let a bot play for a person away, rendered for the host's seat.
-_players = _Recent(512)  # (code, revision, version, the host's seat or None) -> JSON string
-# A view's data that every seat shares, encoded once per process: the table's part (its
-# seats, who is here and ready) per revision and version, the game's part per version.
-_heads = _Recent(512)  # (code, revision, version) -> JSON object
-_games = _Recent(512)  # (code, version) -> JSON object
-# The score sheet, rendered once per table version and process: at a round's end every seat
-# shows it, and again each time somebody presses Ready (a new revision, the same version).
-_sheets = _Recent(128)  # (code, version) -> HTML
-# The sheet a table's service worked out as it recorded a round, for the version that ends it.
-_scored = _Recent(128)  # (code, version) -> scoring.services.Sheet
-
-
-def _table_at(
-    code: str, revision: int | None, cached_only: bool = False
-) -> tuple[Table, list[TableSeat]] | None:
-    """The table and its seats, fresh from the database unless this process has already
-    read them at ``revision`` or later (None: always fresh)."""
-    if revision is not None:
-        found = _tables.get((code, revision))
-        if found is not None:
-            return found
-    if cached_only:
-        raise NotCached(f"table {code} at revision {revision}")
-    table = Table.objects.filter(code=code).first()
+def screen(
+    code: str, token: str | None, *, host_token: str = "", with_sheet: bool = False
+) -> Screen | None:
+    """What the seat of ``token`` sees now (a spectator without one); None for no such
+    table. The score sheet, the costliest region, comes only when asked for (a page, a
+    socket's first view) and while a round is over, when its scores change."""
+    table = Table.objects.filter(code=code).prefetch_related("seats").first()
     if table is None:
         return None
-    found = (table, list(table.seats.all()))
-    _tables.put((code, table.revision), found)
-    if revision is not None:  # what is there now will do for an older revision too
-        _tables.put((code, revision), found)
-    return found
-
-
-def table_at(code: str, revision: int) -> Table | None:
-    """A copy of the table as this process holds it at ``revision``, if it does: for a
-    service that has just locked the row at that revision, and may change the copy. Without
-    the rows it refers to (the match), which a service reads afresh if it needs them."""
-    found = _tables.get((code, revision))
-    if found is None or found[0].revision != revision:
-        return None
-    table = copy.copy(found[0])
-    table._state.fields_cache.clear()
-    return table
-
-
-def seats_at(table: Table) -> list[TableSeat]:
-    """The seats of a table just read (and locked) at its revision: what this process holds
-    at that revision, else read. Every change to a seat moves the revision on, so they are
-    the rows. They are the ones this process's screens show: a caller changes a copy (its
-    transaction may roll back), never the seat it was given."""
-    found = _tables.get((table.code, table.revision))
-    if found is None:
-        return list(table.seats.all())
-    return list(found[1])
-
-
-def remember(table: Table, seats: list[TableSeat]) -> None:
-    """Keep the table and seats a service has just written, once it commits: this process's
-    sockets then need no read to show that revision."""
-    key = (table.code, table.revision)
-    found = (table, sorted(seats, key=lambda s: s.position))
-    transaction.on_commit(lambda: _tables.put(key, found))
-
-
-def carried(table: Table, after: tuple[int, int], lines: list[dict]) -> dict[str, Any]:
-    """What a move's announcement carries for :func:`follow` in the other processes: the
-    (version, revision) it came after, the table's columns a move changes, and its log
-    lines. Only for a move that changed no seat: the seats are taken as they were."""
-    at = table.next_round_at
-    return {
-        "after": list(after),
-        "columns": {
-            "version": table.version,
-            "revision": table.revision,
-            "move_count": table.move_count,
-            "status": str(table.status),
-            "next_round_at": at.isoformat() if at else None,
-        },
-        "lines": lines,
+    seats = list(table.seats.all())
+    me = next((s for s in seats if token and s.token == token), None)
+    game = table.game()
+    view = None
+    if game is not None and game.round is not None:
+        view = view_for(game, me.position if me else None)
+    is_host = bool(host_token) and host_token == table.host_token
+    context = screen_context(table, seats, me, game, view, is_host=is_host)
+    if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
+        context["sheet"] = sheet_context(table)
+    data = _table_data(table, seats) | {
+        "seat": me.position if me else None,
+        "game": None if view is None else _game_data(view, game),
     }
+    return Screen(context, data, table.revision)
 
 
-def follow(code: str, move: dict[str, Any]) -> bool:
-    """Take in a move another process committed, from what its announcement carries
-    (:func:`carried`), so that this process's sockets can show it without reading the
-    database. False when this process does not hold the table or game the move came after."""
-    (after_version, after_revision), columns = move["after"], move["columns"]
-    found = _tables.get((code, after_revision))
-    if found is None or not movelog.follow(code, after_version, columns["version"], move["lines"]):
-        return False
-    table = copy.copy(found[0])
-    for column, value in columns.items():
-        setattr(table, column, value)
-    at = columns["next_round_at"]  # sent as text: the channel layer carries no datetimes
-    table.next_round_at = parse_datetime(at) if at else None
-    _tables.put((code, table.revision), (table, found[1]))
-    return True
+def revision(code: str) -> int | None:
+    """The table's revision now: what a socket compares with the last view it sent."""
+    return Table.objects.filter(code=code).values_list("revision", flat=True).first()
 
 
-def _table_part(table: Table, seats: list[TableSeat], version: int) -> dict[str, Any]:
+def view_message(
+    code: str, token: str | None, *, host_token: str = "", with_sheet: bool = False
+) -> tuple[str, int]:
+    """The ``view`` message for one socket, as the JSON text it is sent as, with its
+    regions drawn (docs/protocol.md), and the revision it shows."""
+    found = screen(code, token, host_token=host_token, with_sheet=with_sheet)
+    if found is None:
+        gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
+        return json.dumps(gone), 0
+    html = render_to_string("games/regions/view.html", found.context)
+    return json.dumps(found.data | {"html": html}, separators=(",", ":")), found.revision
+
+
+def screen_context(
+    table: Table,
+    seats: list[TableSeat],
+    me: TableSeat | None,
+    game: Game | None,
+    view: SeatView | None,
+    *,
+    is_host: bool = False,
+) -> dict[str, Any]:
+    """Everything the regions are drawn from: in the lobby the seats and the host's
+    controls, in a game the board, the dock, the players and the round's end."""
+    names = {s.position: s.name for s in seats}
+    context: dict[str, Any] = {
+        "table": table,
+        "seats": seats,
+        "me": me,
+        "view": view,
+        "names": names,
+        "is_host": is_host,
+    }
+    if view is None or game is None:
+        taken = {s.position: s for s in seats}
+        context["places"] = [(p, taken.get(p)) for p in range(table.seat_count)]
+        context["bot_levels"] = BOT_LEVELS
+        return context
+    context.update(
+        lanes=_lanes(view, names),
+        log=[_describe(e, names, view.players) for e in reversed(view.log[-RECENT_MOVES:])],
+        players=_players(seats, me, view, game.is_over),
+        hand=_hand(view),
+        prompt=_prompt(seats, me, game, view, names),
+        round_over=view.round_over,
+        match_over=game.is_over,
+        winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
+        next_round=game.rounds_played + 1,
+        build_line=_builds_line(game, view),
+        results=_results(game, view, names) if view.round_over else [],
+        out_name=names.get(view.out_seat) if view.out_seat is not None else "",
+        waiting_for=_waiting_for(seats, game) if view.round_over and not game.is_over else [],
+        stand_in_for=_stand_in_for(seats, me, view) if is_host else None,
+    )
+    return context
+
+
+def sheet_context(table: Table) -> dict[str, Any]:
+    """The match's score sheet, read-only, as the scoring app draws it."""
+    sheet = compute_sheet(table.match)
+    said = standing(sheet) if sheet.leaders else "No round has been scored yet."
+    return {"sheet": sheet, "viewer": Viewer(editor=False), "standing": said}
+
+
+# -- the view's data ----------------------------------------------------------------------
+
+
+def _table_data(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     """A view's data about the table and its seats, the same for every seat."""
     return {
         "type": "view",
-        "version": version,
+        "version": table.version,
         "status": table.status,
         "seats": [
             {
@@ -268,89 +164,220 @@ def _table_part(table: Table, seats: list[TableSeat], version: int) -> dict[str,
     }
 
 
-def _game_part(view: SeatView, game: Game) -> dict[str, Any]:
-    """A view's data about the game, the same for every seat (its own part is apart)."""
-    return {**view.public_dict(recent=render.RECENT_MOVES), "over": game.is_over}
+def _game_data(view: SeatView, game: Game) -> dict[str, Any]:
+    return view.public_dict(recent=RECENT_MOVES) | {"over": game.is_over} | view.own_dict()
 
 
-def _shared_regions(code: str, version: int, game: Game, context: dict[str, Any]) -> str:
-    def build() -> str:
-        public = view_for(game, None)  # built from no seat's view, so it holds no hand
-        shared = render.shared_context(public, context["names"])
-        return _json(render.region("shared", shared))
-
-    return _shared.kept((code, version), build)
+# -- the regions' context -------------------------------------------------------------------
 
 
-def _players_region(version: int, context: dict[str, Any]) -> str:
-    table, me, host = context["table"], context["me"], context["is_host"]
-    seats, match_over = context["seats"], context["match_over"]
-
-    def build() -> str:
-        rows = render.players(seats, me, context["view"], match_over)
-        return _json(render.region("players", {"players": rows, "table": table, "is_host": host}))
-
-    # The host's copy differs from everybody's only by the stand-in offers: with none, the
-    # host shares everybody's.
-    offers = host and any(render.stand_in_offered(s, me, match_over) for s in seats)
-    host_seat = (me.position if me else -1) if offers else None
-    return _players.kept((table.code, table.revision, version, host_seat), build)
-
-
-def remember_sheet(table: Table, sheet: Sheet) -> None:
-    """Keep the score sheet a service has just worked out for the table's version, once it
-    commits: this process's screens then draw it without working it out again."""
-    key = (table.code, table.version)
-    transaction.on_commit(lambda: _scored.put(key, sheet))
+def _lanes(view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The trains in table order (seats', then public); every seat gets the same board, and
+    the page's script puts the seat's own train first and lights its slots."""
+    lanes = []
+    for index, train in enumerate(view.trains):
+        owner = train.owner
+        title = names.get(owner, f"Seat {owner}") if owner is not None else "Mexican train"
+        if owner is None and len(view.trains) - view.players > 1:
+            title = f"Mexican train {index - view.players + 1}"
+        rows = [
+            {"end": end, "branch": branch, "tiles": [_laid(*tile) for tile in branch.tiles]}
+            for end, branch in enumerate(train.branches)
+        ]
+        lanes.append({"index": index, "title": title, "train": train, "rows": rows})
+    return lanes
 
 
-def _sheet_region(table: Table, cached_only: bool) -> str:
-    """The score sheet at the table's version, as the service that recorded its round
-    worked it out, else read from the match as it is now: what is kept for a version is
-    never behind it (at most a round ahead, if the table has moved on since the version was
-    read)."""
-
-    def build() -> str:
-        scored = _scored.get((table.code, table.version))
-        if scored is None and cached_only:
-            raise NotCached("the score sheet is read from the database")
-        sheet = render.sheet_context(scored if scored is not None else compute_sheet(table.match))
-        return render_to_string("games/partials/sheet.html", {"sheet": sheet})
-
-    return _sheets.kept((table.code, table.version), build)
+def _laid(touching: int, open_: int) -> dict[str, Any]:
+    """A tile as it lies in a train, read from the end it touches: a double crosswise."""
+    return {"first": touching, "second": open_, "double": touching == open_}
 
 
-def screen(
-    code: str,
-    token: str | None,
-    version: int | None = None,
-    revision: int | None = None,
-    *,
-    host_token: str = "",
-    with_sheet: bool = False,
-    shared: bool = True,
-    cached_only: bool = False,
-) -> Screen | None:
-    """What the seat of ``token`` sees (a spectator without one) at ``version`` (default:
-    the newest); None for no such table. ``shared`` off leaves out the context of the
-    regions all seats share (a socket gets those already rendered, from the cache).
+def _hand(view: SeatView) -> list[dict[str, Any]]:
+    """The seat's tiles, each with where it plays now (the page lights only those)."""
+    if view.hand is None:
+        return []
+    targets: dict[tuple[int, int], list[list[int]]] = {}
+    for action in view.legal:
+        if action.kind == "play":
+            targets.setdefault(action.tile, []).append([action.train, action.end])
+    tiles = []
+    for tile in view.hand:
+        drawn = tile == view.drawn
+        where = targets.get(tile, [])
+        label = (
+            name(tile)
+            + (", just drawn" if drawn else "")
+            + ("" if where else ", does not play now")
+        )
+        tiles.append(
+            {
+                "low": tile[0],
+                "high": tile[1],
+                "targets": json.dumps(where, separators=(",", ":")),
+                "playable": bool(where),
+                "drawn": drawn,
+                "label": label,
+            }
+        )
+    return tiles
 
-    The score sheet is the costliest region, so it is rendered only when asked for (a page
-    load, a socket's first view) and while a round is over, when its scores change: never
-    on an ordinary move, which a hundred busy tables make many of a second.
-    """
-    found = _table_at(code, revision, cached_only)
-    if found is None:
+
+def _builds_line(game: Game, view: SeatView) -> bool:
+    """Whether the page may build this seat's first-turn line locally and send it at once.
+
+    Only in the standard variant, where each next tile has only to match the line's open
+    end; Chicken Foot and Cuban doubles open more ends, so there the line is played tile by
+    tile and the server answers each step."""
+    return (
+        view.seat is not None
+        and view.seat == view.turn
+        and not view.round_over
+        and view.is_first_turn(view.seat)
+        and game.rules.first_turn == "line"
+        and game.rules.variant == "standard"
+        and not view.line_open
+        and view.drawn is None
+        and any(a.kind == "play" and a.train == view.seat for a in view.legal)
+    )
+
+
+def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The round just played, best first: who scored what, and the totals so far."""
+    points = game.scores[-1] if game.scores else [0] * view.players
+    totals = game.totals()
+    rows = [
+        {
+            "name": names[seat],
+            "points": points[seat],
+            "total": totals[seat],
+            "out": seat == view.out_seat,
+            "me": seat == view.seat,
+        }
+        for seat in range(view.players)
+    ]
+    return sorted(rows, key=lambda row: (row["points"], row["total"]))
+
+
+def _waiting_for(seats: list[TableSeat], game: Game) -> list[str]:
+    """The people the next round waits for (bots are always ready)."""
+    upcoming = game.rounds_played + 1
+    return [s.name for s in seats if not s.played_by_bot and s.ready_for < upcoming]
+
+
+def _stand_in_for(seats: list[TableSeat], me: TableSeat | None, view: SeatView) -> TableSeat | None:
+    """The person on turn whom the host may let a bot play for: away, and not the host."""
+    turn = next((s for s in seats if s.position == view.turn), None)
+    if turn is None or turn == me or view.round_over or not turn.is_away:
         return None
-    table, seats = found
-    me = next((s for s in seats if token and s.token == token), None)
-    shown = table.version if version is None else min(version, table.version)
-    game = movelog.game_of(table, shown, cached_only=cached_only)
-    view = None
-    if game is not None and game.round is not None:
-        view = view_for(game, me.position if me else None)
-    is_host = bool(host_token) and host_token == table.host_token
-    context = render.screen_context(table, seats, me, game, view, is_host=is_host, shared=shared)
-    if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
-        context["sheet_region"] = _sheet_region(table, cached_only)
-    return Screen(context, shown, game if view is not None else None)
+    return turn
+
+
+def _players(
+    seats: list[TableSeat], me: TableSeat | None, view: SeatView, match_over: bool
+) -> list[dict[str, Any]]:
+    """One row per seat. Every seat gets the same rows (the page's script marks its own),
+    but the host's also offer to let a bot play for a person who is away."""
+    rows = []
+    for s in seats:
+        tiles = view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0
+        if s.is_bot:
+            presence, tag = "a bot", f"{s.bot_level} bot"
+        else:
+            presence = "connected" if s.connected else "away"
+            tag = "a bot plays for now" if s.stand_in else ""
+        rows.append(
+            {
+                "seat": s,
+                "on": s.connected or s.is_bot,
+                "presence": presence,
+                "tag": tag,
+                "tiles": tiles,
+                "marked": view.trains[s.position].marked,
+                "turn": s.position == view.turn and not view.round_over,
+                "offer": s.is_away and s != me and not match_over,
+            }
+        )
+    return rows
+
+
+def _describe(event: Event, names: dict[int, str], players: int) -> str:
+    """A move of the public log, in words."""
+    who = names.get(event.seat, f"Seat {event.seat}")
+    if event.kind == "play":
+        if event.train >= players:
+            where = "the Mexican train"
+        elif event.train == event.seat:
+            where = "their own train"
+        else:
+            where = f"{names[event.train]}'s train"
+        return f"{who} played {name(event.tile)} on {where}."
+    if event.kind == "draw":
+        return f"{who} drew a tile."
+    if event.kind == "pass":
+        return f"{who} passed."
+    if event.kind == "place_engine":
+        return f"{who} placed the engine {name(event.tile)}."
+    return f"{who} ended their turn."
+
+
+def _prompt(
+    seats: list[TableSeat],
+    me: TableSeat | None,
+    game: Game,
+    view: SeatView,
+    names: dict[int, str],
+) -> Prompt:
+    if game.is_over:
+        winners_ = " and ".join(names[s] for s in winners(game.totals()))
+        return Prompt(f"The match is over: {winners_} won.")
+    if view.round_over:
+        how = (
+            f"{names[view.out_seat]} went out"
+            if view.out_seat is not None
+            else "nobody could play (stalled)"
+        )
+        text = f"Round {view.round_number} is over: {how}."
+        ready = me is not None and me.ready_for > game.rounds_played
+        return Prompt(text, mine=not ready, buttons=[] if ready or me is None else ["ready"])
+    turn = view.turn
+    if me is None or turn != me.position:
+        seat = next(s for s in seats if s.position == turn)
+        if seat.played_by_bot:
+            return Prompt(f"{seat.name} (bot) is playing…")
+        if not seat.connected:
+            return Prompt(f"Waiting for {seat.name}, who has lost the connection.")
+        return Prompt(f"{seat.name} is thinking…")
+    kinds = {a.kind for a in view.legal}
+    owed = view.owed_doubles
+    if "place_engine" in kinds:
+        return Prompt(
+            f"You hold the {view.engine}-{view.engine}: place it in the hub.",
+            True,
+            ["place_engine"],
+        )
+    if not view.engine_placed:
+        return Prompt("Nobody was dealt the engine: draw until somebody finds it.", True, ["draw"])
+    if view.drawn is not None:
+        return Prompt(f"You drew {name(view.drawn)} and it plays: play it.", True)
+    if "end_turn" in kinds:
+        return Prompt(
+            "Keep building your line on your own train, or stop here.", True, ["end_turn"]
+        )
+    if "draw" in kinds:
+        return Prompt("Nothing plays: draw a tile from the boneyard.", True, ["draw"])
+    if "pass" in kinds:
+        return Prompt("Nothing plays and nothing to draw: pass.", True, ["pass"])
+    if owed and game.rules.double_scope == "table":
+        train, number = owed[0]
+        where = "the Mexican train" if train >= view.players else f"{names[train]}'s train"
+        return Prompt(f"Cover the {number}-{number} on {where}.", True)
+    if view.extra_owed:
+        return Prompt("You laid a double: play again.", True)
+    if view.is_first_turn(turn) and game.rules.first_turn == "line":
+        return Prompt(
+            "Your first turn: lay a line on your own train, tile by tile, or one tile elsewhere.",
+            True,
+            ["hint"],
+        )
+    return Prompt("Your turn: tap a tile, then where it goes.", True)

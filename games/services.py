@@ -1,21 +1,24 @@
 """Everything that changes an online table, as plain functions.
 
-Views and the consumer parse, authorize and call these. Every change to a game runs in one
-transaction that locks the table row (``select_for_update``) and checks the version the
-player's screen was based on, applies the action through the engine, appends the record
-lines to the move log and bumps the version; after the commit every open socket of the table
-is told the new version and renders its own seat's view. A refused action changes nothing.
+Views and the consumer parse, authorize and call these. Every change runs in one
+transaction that first locks the table's row (``select_for_update``) and reads the table
+and its seats from the database; a move then checks the version the player's screen was
+based on, applies the action through the engine, appends its record lines to the move log
+and saves the table's new version. Once the transaction commits, the table's group is told
+(``table.changed``, with the new revision and nothing else) and every socket sends its
+own seat the view. A refused action changes nothing.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from hmac import compare_digest
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -29,13 +32,8 @@ from games.engine.tiles import Tile
 from scoring import services as sheet
 from scoring.models import Match
 
-from . import live, movelog, screens, statements
-from .intents import Intent
-from .models import BOT_LEVELS, NAME_LENGTH, Table, TableSeat
-
-# The table's columns a committed change can move on: a move saves these alone, so that a
-# hundred busy tables do not write back their rules, seed and host token every second.
-COMMITTED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
+from .forms import Intent
+from .models import BOT_LEVELS, NAME_LENGTH, Move, Table, TableSeat, keep_game
 
 
 class Refused(ValueError):
@@ -55,11 +53,11 @@ class Outcome:
     next_round_in: float | None = None  # seconds until the next round is dealt anyway
 
 
-def _outcome(table: Table, game: Game | None, seats: dict | None = None) -> Outcome:
+def _outcome(table: Table, game: Game | None, seats: Iterable[TableSeat]) -> Outcome:
     due = table.next_round_at
     return Outcome(
         version=table.version,
-        bot_next=_bot_on_turn(table, game, seats),
+        bot_next=_bot_on_turn(game, seats),
         next_round_in=None if due is None else (due - timezone.now()).total_seconds(),
     )
 
@@ -86,7 +84,7 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
     with transaction.atomic():
         table = _locked(code)
         _in_lobby(table)
-        seats = list(table.seats.all())
+        seats = table.seats.all()
         if any(s.name.casefold() == name.casefold() for s in seats):
             raise Refused(f"Somebody at this table is already called {name}: pick another name.")
         seat = TableSeat.objects.create(
@@ -103,7 +101,7 @@ def add_bot(code: str, host_token: str, level: str, position: int | None = None)
         table = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
-        seats = list(table.seats.all())
+        seats = table.seats.all()
         taken = {s.name for s in seats}
         name = next(n for n in (f"{level.title()} bot {i}" for i in range(1, 12)) if n not in taken)
         seat = TableSeat.objects.create(
@@ -137,7 +135,7 @@ def start(code: str, host_token: str) -> Outcome:
         table = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
-        seats = list(table.seats.order_by("position"))
+        seats = list(table.seats.all())
         if len(seats) < 2:
             raise Refused("A match needs at least two players: invite a friend or add a bot.")
         rules = table.get_rules()
@@ -155,7 +153,7 @@ def start(code: str, host_token: str) -> Outcome:
         assert game.round is not None
         lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
         _commit(table, lines, game)
-    return _outcome(table, game)
+    return _outcome(table, game, seats)
 
 
 # -- playing ------------------------------------------------------------------------------
@@ -165,8 +163,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
     """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
     with transaction.atomic():
         table = _locked(code)
-        seats = {s.position: s for s in screens.seats_at(table)}  # serves every check
-        seat = _seat_of(seats.values(), token)
+        seat = _seat_of(table.seats.all(), token)
         if table.status != Table.Status.PLAYING:
             raise Refused("The match is not being played: nothing can be moved now.")
         if intent.version != table.version:
@@ -174,14 +171,12 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                 "The table has moved on since your screen was drawn; it has been brought up "
                 "to date, so try again."
             )
-        back = bool(seat.stand_in)
-        if back:  # the player is back: the bot that stood in gives the seat back
-            seat = _to_change(seats, seat)
+        if seat.stand_in:  # the player is back: the bot that stood in gives the seat back
             seat.stand_in = ""
             seat.save(update_fields=["stand_in"])
-        game = movelog.game_of(table)
+        game = table.game()
         assert game is not None
-        names = {position: s.name for position, s in seats.items()}
+        names = {s.position: s.name for s in table.seats.all()}
         if game.round is None or game.round.result is not None:
             raise Refused("The round is over: press Ready for the next one.")
         if game.round.turn != seat.position:
@@ -198,8 +193,8 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                     lines += written
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
-        _commit(table, lines, game, list(seats.values()), seats_changed=back)
-    return _outcome(table, game, seats)
+        _commit(table, lines, game)
+    return _outcome(table, game, table.seats.all())
 
 
 def play_bot_turn(code: str) -> Outcome | None:
@@ -209,62 +204,59 @@ def play_bot_turn(code: str) -> Outcome | None:
         table = _locked(code)
         if table.status != Table.Status.PLAYING:
             return None
-        game = movelog.game_of(table)
-        seats = {s.position: s for s in table.seats.all()}
-        if not _bot_on_turn(table, game, seats) or not any(
-            s.connected for s in seats.values() if not s.is_bot
-        ):
+        game = table.game()
+        seats = table.seats.all()
+        if not _bot_on_turn(game, seats) or not any(s.connected for s in seats if not s.is_bot):
             return None
-        seat = seats[game.round.turn]
+        seat = next(s for s in seats if s.position == game.round.turn)
         bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
         game, lines = step(game, bot(view_for(game, seat.position)))
-        _commit(table, lines, game, list(seats.values()), seats_changed=False)
+        _commit(table, lines, game)
     return _outcome(table, game, seats)
 
 
 def pending(code: str) -> Outcome | None:
     """What a table waits for when nobody is acting: a bot's turn or the next round."""
-    table = Table.objects.filter(code=code).first()
+    table = Table.objects.filter(code=code).prefetch_related("seats").first()
     if table is None or table.status != Table.Status.PLAYING:
         return None
-    return _outcome(table, movelog.game_of(table))
+    return _outcome(table, table.game(), table.seats.all())
 
 
 def ready(code: str, token: str) -> Outcome | None:
     """A person is ready for the next round; the round is dealt once every person is."""
     with transaction.atomic():
         table = _locked(code)
-        seats = {s.position: s for s in screens.seats_at(table)}  # as in act: no read
-        seat = _seat_of(seats.values(), token)
-        game = movelog.game_of(table)
+        seats = table.seats.all()
+        seat = _seat_of(seats, token)
+        game = table.game()
         if game is None or game.is_over or game.round.result is None:
             raise Refused("There is no next round to get ready for.")
         upcoming = game.rounds_played + 1
         if seat.ready_for != upcoming:
-            seat = _to_change(seats, seat)
             seat.ready_for = upcoming
             seat.save(update_fields=["ready_for"])
-        if any(_waited_for(s, upcoming) for s in seats.values()):
-            _announce(table, list(seats.values()))
+        if any(_waited_for(s, upcoming) for s in seats):
+            _announce(table)
             return None
-        return _deal_next(table, game, list(seats.values()))
+        return _deal_next(table, game)
 
 
 def start_next_round_if_due(code: str) -> Outcome | None:
     """Deal the next round when its countdown has run out, whoever is still not ready."""
     with transaction.atomic():
         table = _locked(code)
-        game = movelog.game_of(table)
+        game = table.game()
         due = table.next_round_at is not None and table.next_round_at <= timezone.now()
         if game is None or game.is_over or game.round.result is None or not due:
             return None
         return _deal_next(table, game)
 
 
-def _deal_next(table: Table, game: Game, seats: list[TableSeat] | None = None) -> Outcome:
+def _deal_next(table: Table, game: Game) -> Outcome:
     game, lines = deal_step(game)
-    _commit(table, lines, game, seats)
-    return _outcome(table, game)
+    _commit(table, lines, game)
+    return _outcome(table, game, table.seats.all())
 
 
 def hint(code: str, token: str) -> list[Tile]:
@@ -273,8 +265,8 @@ def hint(code: str, token: str) -> list[Tile]:
     table = Table.objects.filter(code=code).first()
     if table is None:
         raise Refused("There is no table with that link: it may have been mistyped.")
-    seat = _seat(table, token)
-    game = movelog.game_of(table)
+    seat = _seat_of(table.seats.all(), token)
+    game = table.game()
     if game is None or game.round is None or game.round.result is not None:
         raise Refused("There is no round being played, so there is nothing to hint.")
     start = game.round.trains[seat.position].branches[0].open
@@ -291,7 +283,7 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
     with transaction.atomic():
         table = _locked(code)
         _host(table, host_token)
-        seat = table.seats.filter(position=position).first()
+        seat = next((s for s in table.seats.all() if s.position == position), None)
         if seat is None or seat.is_bot:
             raise Refused("Only a person's seat can be handed to a bot.")
         seat.stand_in = level
@@ -308,7 +300,7 @@ def connect(code: str, token: str | None, channel: str) -> tuple[str, int]:
         table = _locked(code)
         if token is None:
             return "", table.revision
-        seat = _seat(table, token)
+        seat = _seat_of(table.seats.all(), token)
         replaced = seat.channel_name if seat.channel_name != channel else ""
         seat.channel_name = channel
         seat.stand_in = ""
@@ -326,30 +318,19 @@ def disconnect(code: str, channel: str) -> None:
 
 # -- helpers ------------------------------------------------------------------------------
 
+# The columns a committed move can change: a move saves these alone.
+MOVED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
 
-def _commit(
-    table: Table,
-    lines: list[dict],
-    game: Game,
-    seats: list[TableSeat] | None = None,
-    *,
-    seats_changed: bool = True,
-) -> None:
-    """Append the lines, settle what the end of a round or match changes, and announce the
-    new version after the commit; with the ``seats`` as they stand, this process's sockets
-    can then show the new version without reading the table again. When no seat changed,
-    the announcement carries the move itself, so other processes need not read it either."""
-    after = (table.version, table.revision)
-    scored = None  # the score sheet, when the lines end a round
+
+def _commit(table: Table, lines: list[dict], game: Game) -> None:
+    """Append the lines to the move log under the table's next version, settle what the end
+    of a round or of the match changes, and announce the new revision after the commit."""
     rnd = game.round
-    if (
-        rnd is not None
-        and rnd.result is not None
-        and any(line["type"] == "round_end" for line in lines)
-    ):
+    ended = any(line["type"] == "round_end" for line in lines)
+    if rnd is not None and rnd.result is not None and ended:
         out = rnd.result.out_seat
         hands = {seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)}
-        scored = sheet.record_round(table.match, rnd.number, hands, by="the table")
+        sheet.record_round(table.match, rnd.number, hands, by="the table")
         if game.is_over:
             table.status = Table.Status.FINISHED
             table.next_round_at = None
@@ -358,40 +339,30 @@ def _commit(
             table.next_round_at = timezone.now() + timedelta(seconds=settings.NEXT_ROUND_COUNTDOWN)
     elif any(line["type"] == "deal" for line in lines):
         table.next_round_at = None
+    table.version += 1
+    Move.objects.bulk_create(
+        Move(table=table, number=table.move_count + i, version=table.version, record=record)
+        for i, record in enumerate(lines, 1)
+    )
+    table.move_count += len(lines)
+    code, version = table.code, table.version
+    transaction.on_commit(lambda: keep_game(code, version, game))
+    _announce(table, MOVED)
+
+
+def _announce(table: Table, fields: list[str] | None = None) -> None:
+    """Save the table's new revision (with ``fields``) and, once the transaction commits,
+    tell every socket of the table: each then sends its own seat the view."""
     table.revision += 1
-    movelog.append(table, lines, game)
-    statements.save_columns(table, COMMITTED)
-    if seats is not None:
-        screens.remember(table, seats)
-    if scored is not None:  # this process's screens show it next: no need to work it out again
-        screens.remember_sheet(table, scored)
-    move = None if seats_changed else screens.carried(table, after, lines)
-    live.table_changed(table.code, table.version, table.revision, move)
+    table.save(update_fields=fields or ["revision", "updated_at"])
+    group, message = table.group_name, {"type": "table.changed", "revision": table.revision}
+    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
 
 
-def _announce(table: Table, seats: list[TableSeat] | None = None) -> None:
-    """A change every screen shows but the game does not (a seat, who is here, who is
-    ready): a new revision, announced after the commit at the same game version. With the
-    ``seats`` as they stand, this process's sockets show it without reading the table."""
-    table.revision += 1
-    statements.save_columns(table, ["revision", "updated_at"])
-    if seats is not None:
-        screens.remember(table, seats)
-    live.table_changed(table.code, table.version, table.revision)
-
-
-def _bot_on_turn(table: Table, game: Game | None, seats: dict | None = None) -> bool:
+def _bot_on_turn(game: Game | None, seats: Iterable[TableSeat]) -> bool:
     if game is None or game.round is None or game.round.result is not None:
         return False
-    seats = seats if seats is not None else {s.position: s for s in table.seats.all()}
-    return bool(seats[game.round.turn].played_by_bot)
-
-
-def _to_change(seats: dict[int, TableSeat], seat: TableSeat) -> TableSeat:
-    """A copy of ``seat``, put in its place in ``seats``, for the caller to change: the seat
-    it was given is the one this process's screens show, and the transaction may roll back."""
-    seats[seat.position] = copy.copy(seat)
-    return seats[seat.position]
+    return any(s.position == game.round.turn and s.played_by_bot for s in seats)
 
 
 def _waited_for(seat: TableSeat, upcoming: int) -> bool:
@@ -399,16 +370,11 @@ def _waited_for(seat: TableSeat, upcoming: int) -> bool:
 
 
 def _locked(code: str) -> Table:
-    """The table, its row locked until the transaction ends: as this process already holds
-    it at the locked revision (every change to the row moves the revision on), else read."""
-    revision = statements.lock_table(code)
-    if revision is None:
+    """The table, its row locked until the transaction ends, read with its seats."""
+    table = Table.objects.select_for_update().prefetch_related("seats").filter(code=code).first()
+    if table is None:
         raise Refused("There is no table with that link: it may have been mistyped.")
-    return screens.table_at(code, revision) or Table.objects.get(code=code)
-
-
-def _seat(table: Table, token: str) -> TableSeat:
-    return _seat_of(table.seats.all(), token)
+    return table
 
 
 def _seat_of(seats: Iterable[TableSeat], token: str) -> TableSeat:
@@ -428,7 +394,7 @@ def _in_lobby(table: Table) -> None:
         raise Refused("The match has started: seats can no longer change.")
 
 
-def _free(table: Table, seats: list[TableSeat], position: int | None) -> int:
+def _free(table: Table, seats: Iterable[TableSeat], position: int | None) -> int:
     taken = {s.position for s in seats}
     if position is None:
         free = [p for p in range(table.seat_count) if p not in taken]

@@ -26,7 +26,6 @@ from games.engine.tiles import name
 from . import screens, services, sessions
 from .forms import BotForm, JoinForm, SeatForm, TableForm
 from .models import Table, TableSeat
-from .render import page_regions
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,7 +62,7 @@ def new_table_rules(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """The table: its lobby before the start, the game after it. The screen's regions are
-    rendered by games.screens, as the socket renders them."""
+    the ones the socket sends (games.screens)."""
     return _table_page(request, code)
 
 
@@ -183,7 +182,6 @@ def _table_page(
         join_form = JoinForm(initial={"name": _account_name(request)}, free=_free_seats(found))
     context = {
         **shown.context,
-        "regions": page_regions(shown.context, request),
         "data": shown.data,
         "join_form": join_form,
         "invite": _invite(request, found),

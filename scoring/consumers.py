@@ -14,8 +14,7 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-
-from config.consumers import Consumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import live, services, sessions
 from .entries import Refused
@@ -26,7 +25,7 @@ from .rendering import Viewer, render_notice, render_parts
 REFUSED = 4403  # a 4xxx close tells htmx-ext-ws not to reconnect
 
 
-class SheetConsumer(Consumer):
+class SheetConsumer(AsyncWebsocketConsumer):
     match_id: int
     viewer: Viewer
 
@@ -37,12 +36,14 @@ class SheetConsumer(Consumer):
             await self.close(code=REFUSED)
             return
         self.match_id, self.viewer = found
-        await self.join(live.group_name(self.match_id))
+        await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
         await self.send(text_data=await self._render(live.ALL_PARTS))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
-            await self.leave(live.group_name(self.match_id))
+            await self.channel_layer.group_discard(
+                live.group_name(self.match_id), self.channel_name
+            )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         for frame in await self._handle(text_data or ""):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from config import broadcast
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
 
 # The page regions a change can touch, each a partial with a stable id.
 SHEET = "sheet"
@@ -23,6 +25,5 @@ def group_name(match_id: int) -> str:
 
 def announce(match_id: int, parts: Iterable[str]) -> None:
     """Tell every open sheet of the match, once committed, to redraw ``parts``."""
-    broadcast.after_commit(
-        group_name(match_id), {"type": "sheet.changed", "parts": sorted(set(parts))}
-    )
+    group, message = group_name(match_id), {"type": "sheet.changed", "parts": sorted(set(parts))}
+    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from config.asgi import application
-from games import runner, services
+from games import consumers, services
 from games.engine import Rules
 from tests.sockets import close_sockets, track_sockets
 
@@ -43,12 +43,12 @@ async def stop_table_tasks(request, monkeypatch):
     opened = track_sockets(monkeypatch)
     yield
     await close_sockets(opened)
-    tasks = [*runner._bot_loops.values(), *runner._countdowns.values()]  # noqa: SLF001
+    tasks = [*consumers.bot_loops.values(), *consumers.countdowns.values()]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    runner._bot_loops.clear()  # noqa: SLF001
-    runner._countdowns.clear()  # noqa: SLF001
+    consumers.bot_loops.clear()
+    consumers.countdowns.clear()
     if request.node.get_closest_marker("django_db"):
         await database_sync_to_async(connections.close_all)()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import screens, services
 from games.engine import Rules
-from games.intents import parse
+from games.forms import parse_intent as parse
 from games.models import Table
 
 
@@ -19,7 +19,7 @@ def started_table() -> tuple[Table, dict[int, str]]:
 
 def first_legal_move(table: Table, token: str) -> dict:
     """The message for the first legal action in the seat's view at the table's version."""
-    view = screens.screen(table.code, token, table.version, table.revision).data
+    view = screens.screen(table.code, token).data
     legal = view["game"]["legal"][0]
     message = {"type": legal["kind"], "version": table.version}
     if legal["kind"] == "play":
@@ -31,7 +31,7 @@ def play_to_round_end(table: Table, tokens: dict[int, str]) -> Table:
     """Play each seat's first legal move until the round is over; the table as it then is."""
     while True:
         table.refresh_from_db()
-        game = screens.screen(table.code, None, table.version, table.revision).data["game"]
+        game = screens.screen(table.code, None).data["game"]
         if game["round_over"]:
             return table
         seat = tokens[game["turn"]]

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import movelog, sessions
+from games import sessions
 from games.bots import best_line
 from games.engine import Rules
 from games.forms import COMMON_RULES, MORE_RULES
@@ -301,7 +301,7 @@ def test_the_hint_is_the_planners_line_for_the_callers_own_seat(host, lobby):
     join(ben, lobby, "Ben")
     host.post(f"/t/{lobby.code}/start/")
     lobby.refresh_from_db()
-    game = movelog.game_of(lobby)
+    game = lobby.game()
     hint = host.get(f"/t/{lobby.code}/hint/").json()
     expected = best_line(game.round.hands[0], game.round.engine)
     assert hint["tiles"] == [list(t) for t in expected]

@@ -9,10 +9,9 @@ import time
 import pytest
 from django.db import close_old_connections, connection, transaction
 
-from games import movelog, services
+from games import services
 from games.engine import legal_actions, replay
-from games.engine.rules import Rules
-from games.intents import Intent
+from games.forms import Intent
 from games.models import Move, Table
 from tests.games.conftest import make_table
 
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def first_move(code: str) -> Intent:
     """An intent for the first legal action of the seat on turn, at the table's version."""
     table = Table.objects.get(code=code)
-    game = movelog.game_of(table)
+    game = table.game()
     action = legal_actions(game, game.round.turn)[0]
     plays = ((action.tile, action.train, action.end),) if action.kind == "play" else ()
     return Intent(action.kind, table.version, plays)
@@ -93,22 +92,3 @@ def test_an_action_waits_for_the_lock_another_transaction_holds():
     assert isinstance(results[0], services.Outcome), results
     assert time.monotonic() - started >= 0.5
     close_old_connections()
-
-
-def test_the_statements_of_a_move_are_prepared_once_a_connection():
-    """games.statements binds on the server, so that PostgreSQL plans a move's statements
-    once a connection (config/settings.py: prepare_threshold), not once a move."""
-    # Double-twelve: fifteen tiles a hand, so six moves cannot end the round.
-    rules = Rules(highest_double=12, rounds=1)
-    code, _, _ = make_table(humans=("Ana", "Ben", "Cy", "Di"), bots=(), rules=rules)
-    dealt = Table.objects.get(code=code).version
-    for _ in range(6):
-        table = Table.objects.get(code=code)
-        turn = movelog.game_of(table).round.turn
-        services.act(code, table.seats.get(position=turn).token, first_move(code))
-    assert Table.objects.get(code=code).version == dealt + 6
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = " ".join(row[0] for row in cursor.fetchall())
-    for statement in ("FOR UPDATE", 'INSERT INTO "games_move"', 'UPDATE "games_table"'):
-        assert statement in prepared

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import review, services
 from games.engine import RecordError
 from games.engine.records import loads
-from games.intents import Intent
+from games.forms import Intent
 from games.models import Move, Table, TableSeat
 from scoring.models import Change, Entry, Match, Player
 from scoring.services import compute_sheet

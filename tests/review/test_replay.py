@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import movelog, review
+from games import review
 from games.engine import replay
 from games.models import Table
 from scoring.services import compute_sheet
@@ -74,7 +74,7 @@ def test_the_last_step_of_each_round_is_the_stored_end_of_that_round(admin_clien
         assert laid == sum(train.tile_count for train in last.round.trains)
 
     table = Table.objects.get(match=online_match)
-    assert movelog.game_of(table) == frames[-1].game  # the table's state at its end
+    assert table.game() == frames[-1].game  # the table's state at its end
 
 
 def test_each_step_draws_the_state_after_that_action_with_every_hand(admin_client, online_match):

@@ -1,12 +1,15 @@
-"""A train's row of the board, built in Python (games.render._lane_html): what the page's
-script reads from it (static/games/table.js) and what a screen reader says."""
+"""A train's row of the board (templates/games/regions/board.html): what the page's script
+reads from it (static/games/table.js) and what a screen reader says."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from types import SimpleNamespace
+
+from django.template.loader import render_to_string
 
 from games.engine.state import Branch, Train
-from games.render import _lane_html
+from games.screens import _lanes
 
 VOID = {"use", "input"}
 
@@ -35,13 +38,22 @@ class Tags(HTMLParser):
         return [a for _, a in self.started if cls in (a.get("class") or "").split()]
 
 
+def lane_html(trains: tuple[Train, ...], players: int, names: dict[int, str], index: int) -> str:
+    """The board drawn for these trains, and the row of train ``index`` in it."""
+    view = SimpleNamespace(trains=trains, players=players)
+    lanes = _lanes(view, names)
+    html = render_to_string("games/regions/board.html", {"lanes": [lanes[index]]})
+    return html.split('aria-label="Trains">', 1)[1].rsplit("</section>", 1)[0]
+
+
 def test_a_marked_train_with_a_double_owed_and_a_branch_shows_both_ends():
     train = Train(
         owner=1,
         branches=(Branch(((6, 5), (5, 5)), 5, owed=True), Branch(((5, 3),), 3, parent=0, at=1)),
         marked=True,
     )
-    html = _lane_html.__wrapped__(2, "<b>Ana</b>", train)
+    empty = Train(0, (Branch((), 12),))
+    html = lane_html((empty, empty, train), 3, {1: "<b>Ana</b>"}, 2)
     tags = Tags(html)
     assert not tags.open  # every element closed
 
@@ -67,7 +79,9 @@ def test_a_marked_train_with_a_double_owed_and_a_branch_shows_both_ends():
 
 
 def test_a_public_train_has_no_owner_and_counts_one_tile():
-    html = _lane_html.__wrapped__(4, "Mexican train", Train(None, (Branch(((12, 4),), 4),)))
+    empty = Train(0, (Branch((), 12),))
+    public = Train(None, (Branch(((12, 4),), 4),))
+    html = lane_html((empty, empty, empty, empty, public), 4, {}, 4)
     (lane,) = Tags(html).having("lane")
     assert lane["class"].split() == ["lane", "lane--public"] and "data-owner" not in lane
     assert "1 tile<" in html and "marker" not in html and "tag--owed" not in html

@@ -1,15 +1,44 @@
-"""Staff pages for online tables: find a table by the code in its link (a bug report
-usually gives one) and go to its match, where the review is (scoring's match admin: the
-move log, the replay, the record's export). Read-only: a table changes only by being
-played, through ``games.services``.
+"""Staff pages for online play: the tables, and the review of the matches played at them.
+
+A table is found by the code in its link (a bug report usually gives one) and leads to its
+match. Matches and players have their admin in ``scoring.admin``, which knows only score
+sheets (scoring sits below games and knows nothing of tables). Here it is extended the way
+Django's documentation extends ``UserAdmin``: subclassed, and the subclasses registered in
+its place, with what only an online match has: how it was played (here, or an imported
+record) and by whom (a person or which bot), its move log in words, its replay action by
+action, the export of its game record, the import of a record (from a bug report) as a
+read-only match, and statistics that count the bots by level. The URLs keep scoring's names
+(``admin:scoring_match_replay``...), as they are the pages of scoring's models.
+
+Everything here reads: a table changes only by being played, through ``games.services``, and
+a game is what its record says. The record work itself is in ``games.review``; these classes
+only ask and lay out.
 """
 
-from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
+from __future__ import annotations
 
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from games.engine import RecordError
+
+# Imported by name so that scoring's classes are registered before they are replaced below,
+# whichever of the two apps the admin's autodiscovery reaches first.
+from scoring import admin as scoring_admin
+from scoring.models import NAME_LENGTH, Match, Player, Seat
+
+from . import review
 from .models import Table, TableSeat
 
 
@@ -63,3 +92,291 @@ class TableAdmin(admin.ModelAdmin):
             return "not started"
         url = reverse("admin:scoring_match_change", args=[table.match_id])
         return format_html('<a href="{}">Review the match</a>', url)
+
+
+# -- online matches: what scoring's match and player admin are extended with ---------------
+
+
+class PlayedFilter(admin.SimpleListFilter):
+    """Online or over the table, with imported records apart from matches played here."""
+
+    title = "played"
+    parameter_name = "played"
+
+    def lookups(self, request, model_admin) -> list[tuple[str, str]]:
+        return [
+            ("sheet", "Over the table (score sheet)"),
+            ("online", "Online, played here"),
+            ("imported", "Online, imported record"),
+        ]
+
+    def queryset(self, request, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        if self.value() == "sheet":
+            return queryset.filter(kind=Match.Kind.SHEET)
+        if self.value() == "online":
+            return queryset.filter(kind=Match.Kind.ONLINE, table__imported=False)
+        if self.value() == "imported":
+            return queryset.filter(table__imported=True)
+        return queryset
+
+
+class SeatInline(scoring_admin.SeatInline):
+    fields = [*scoring_admin.SeatInline.fields, "played_by"]
+    readonly_fields = fields
+
+    @admin.display(description="played by")
+    def played_by(self, seat: Seat) -> str:
+        table = review.table_of(seat.match)
+        if table is None:
+            return "a person at a real table"
+        at_table = table.seats.get(position=seat.position)
+        return f"the {at_table.bot_level} bot" if at_table.is_bot else "a person"
+
+
+def page_context(
+    model_admin: admin.ModelAdmin, request: HttpRequest, title: str, **extra: Any
+) -> dict[str, Any]:
+    """What an admin page of ours needs besides its own data: the site's header and
+    sidebar, and the model for the breadcrumbs."""
+    return {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": title,
+        **extra,
+    }
+
+
+class RecordUploadForm(forms.Form):
+    record = forms.FileField(
+        label="Game record",
+        help_text="A .jsonl file: an export from this admin, a bug report's attachment, or "
+        "the simulator's --records output.",
+    )
+
+    def clean_record(self) -> str:
+        upload = self.cleaned_data["record"]
+        if upload.size > review.MAX_RECORD_BYTES:
+            raise forms.ValidationError("This file is far larger than any game record.")
+        try:
+            return upload.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(
+                "This file is not text: a game record is JSON Lines (UTF-8)."
+            ) from None
+
+
+class MatchAdmin(scoring_admin.MatchAdmin):
+    """Scoring's matches, with how each was played and, for an online one, its table, move
+    log, replay and game record."""
+
+    list_display = [
+        "date",
+        "player_names",
+        "played",
+        "rules_summary",
+        "status",
+        "winner_names",
+        "rounds_played",
+    ]
+    list_filter = [
+        "status",
+        PlayedFilter,
+        scoring_admin.SetFilter,
+        scoring_admin.PresetFilter,
+        scoring_admin.VariantFilter,
+        "created_at",
+    ]
+    search_fields = [*scoring_admin.MatchAdmin.search_fields, "table__code"]
+    inlines = [SeatInline, scoring_admin.MatchChangeInline]
+    readonly_fields = ["played", *scoring_admin.MatchAdmin.readonly_fields, "move_log"]
+    fieldsets = [
+        (None, {"fields": ["played", "status", "created_by", "created_at", "updated_at"]}),
+        *scoring_admin.MatchAdmin.fieldsets[1:],
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        """Each row's table in the row's own query: the played column reads it for every row."""
+        return super().get_queryset(request).select_related("table")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Match | None = None) -> list:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and review.table_of(obj) is not None:
+            return [*fieldsets, ("Move log", {"fields": ["move_log"]})]
+        return fieldsets
+
+    # -- columns ----------------------------------------------------------------------------
+
+    @admin.display(description="played", ordering="kind")
+    def played(self, match: Match) -> str:
+        table = review.table_of(match)
+        if table is not None and table.imported:
+            return "Online table, imported"
+        return match.get_kind_display()
+
+    # -- the match's page -------------------------------------------------------------------
+
+    @admin.display(description="links")
+    def links(self, match: Match) -> str:
+        table = review.table_of(match)
+        if table is None:
+            return super().links(match)
+        export = reverse("admin:scoring_match_export", args=[match.pk])
+        replays = format_html_join(
+            " ",
+            '<a href="{}">round {}</a>',
+            (
+                (reverse("admin:scoring_match_replay", args=[match.pk, number]), number)
+                for number in review.rounds_in(review.records_of(match))
+            ),
+        )
+        imported = (
+            " Imported from a game record: read-only, never playable." if table.imported else ""
+        )
+        return format_html(
+            'Table <a href="{}">{}</a>.{} <a href="{}">Export the game record</a> (JSON Lines). '
+            "Replay: {}",
+            reverse("admin:games_table_change", args=[table.pk]),
+            table.code,
+            imported,
+            export,
+            replays,
+        )
+
+    @admin.display(description="move log")
+    def move_log(self, match: Match) -> str:
+        records = review.records_of(match)
+        chapters = review.move_log(records) if records else []
+        return render_to_string(
+            "admin/scoring/match/move_log.html", {"chapters": chapters, "match": match}
+        )
+
+    # -- replay, export and import ----------------------------------------------------------
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("import/", view(self.import_view), name="scoring_match_import"),
+            path(
+                "<path:object_id>/replay/<int:number>/",
+                view(self.replay_view),
+                name="scoring_match_replay",
+            ),
+            path(
+                "<path:object_id>/record.jsonl",
+                view(self.export_view),
+                name="scoring_match_export",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _viewable(self, request: HttpRequest, object_id: str) -> Match:
+        match = self.get_object(request, unquote(object_id))
+        if match is None:
+            raise Http404("There is no match with that id.")
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        return match
+
+    def _no_record(self, request: HttpRequest, match: Match) -> HttpResponseRedirect:
+        self.message_user(
+            request,
+            "A score sheet kept at a real table has no game record: only online matches "
+            "can be replayed or exported.",
+            messages.WARNING,
+        )
+        return redirect("admin:scoring_match_change", match.pk)
+
+    def replay_view(self, request: HttpRequest, object_id: str, number: int) -> HttpResponse:
+        """Round ``number`` step by step, from the record alone. ``?step=`` picks the step;
+        ``&frame=1`` answers the drawing of that step only, which the page's script swaps
+        in, so a step costs one replay of the record and one small drawing."""
+        match = self._viewable(request, object_id)
+        records = review.records_of(match)
+        if not records:
+            return self._no_record(request, match)
+        frames = review.round_frames(records, number)
+        if not frames:
+            raise Http404(f"This match never dealt a round {number}.")
+        last = len(frames) - 1
+        try:
+            step = min(max(int(request.GET.get("step", 0)), 0), last)
+        except ValueError:
+            step = 0
+        teller = review.Teller.of(records)
+        frame = frames[step]
+        context = page_context(
+            self,
+            request,
+            f"Replay of round {number}",
+            original=match,
+            number=number,
+            rounds=review.rounds_in(records),
+            step=step,
+            last=last,
+            said=teller.tell(frame.record),
+            picture=review.picture(frame.game, teller.names, teller.public_trains),
+        )
+        if request.GET.get("frame"):
+            return TemplateResponse(request, "admin/scoring/match/replay_frame.html", context)
+        return TemplateResponse(request, "admin/scoring/match/replay.html", context)
+
+    def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        match = self._viewable(request, object_id)
+        text = review.export_record(match)
+        if not text:
+            return self._no_record(request, match)
+        response = HttpResponse(text, content_type="application/jsonl; charset=utf-8")
+        filename = f"match-{match.pk}-{match.created_at:%Y-%m-%d}.jsonl"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a record; it opens as a read-only match only if it replays, and a record
+        that does not is refused with its line and the rule it breaks."""
+        if not request.user.has_perm("scoring.add_match"):
+            raise PermissionDenied
+        form = RecordUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            by = request.user.get_username()[:NAME_LENGTH]
+            try:
+                match = review.import_record(form.cleaned_data["record"], by=by)
+            except RecordError as error:
+                form.add_error("record", f"This record does not replay: {error}")
+            else:
+                self.message_user(request, "The record replays: here is its match.")
+                return redirect("admin:scoring_match_change", match.pk)
+        return TemplateResponse(
+            request,
+            "admin/scoring/match/import.html",
+            page_context(self, request, "Import a game record", form=form),
+        )
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None):
+        can_import = request.user.has_perm("scoring.add_match")
+        return super().changelist_view(request, {"can_import": can_import, **(extra_context or {})})
+
+
+class PlayerAdmin(scoring_admin.PlayerAdmin):
+    """Scoring's players, with statistics that count the bots of online tables by level."""
+
+    def get_urls(self) -> list:
+        statistics = self.admin_site.admin_view(self.statistics_view)
+        return [
+            path("statistics/", statistics, name="scoring_player_statistics"),
+            *super().get_urls(),
+        ]
+
+    def statistics_view(self, request: HttpRequest) -> HttpResponse:
+        """Per person and per bot level, over the finished matches played here."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        people, bots = review.statistics(review.reviewed_matches())
+        groups = [("People", people), ("Bots, by level", bots)]
+        context = page_context(self, request, "Player statistics", groups=groups)
+        return TemplateResponse(request, "admin/scoring/player/statistics.html", context)
+
+
+admin.site.unregister(Match)
+admin.site.register(Match, MatchAdmin)
+admin.site.unregister(Player)
+admin.site.register(Player, PlayerAdmin)

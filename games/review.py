@@ -1,11 +1,13 @@
-"""Match review for staff, as plain functions the admin calls: a match's game record out and
-in, its story in words, the frames of a round's replay, and player statistics.
+"""Online matches' review for staff, as plain functions the admin calls: a match's game
+record out and in, its story in words, the frames of a round's replay, and player statistics
+(bots by level, from the tables' seats). What any match has, a sheet kept at a real table
+too (its rules in words, its score sheet), is ``scoring.review``.
 
 Everything about a played game comes from its game record (the table's ``Move`` rows, the
 format of docs/records.md) replayed through ``games.engine.records``, never from a table's
 live state: what staff review is exactly what a bug report's record would show. Scores are
-never stored: they come from the score sheet (``scoring.services``), which derives them
-through the engine's one scoring function.
+never stored: they come from the score sheet (``scoring.review.sheet_of``), which derives
+them through the engine's one scoring function.
 """
 
 from __future__ import annotations
@@ -15,69 +17,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
-from games.engine import Game, RecordError, Replayer, Rules, RulesError, replay_steps
+from games.engine import Game, RecordError, Replayer, Rules, replay_steps
 from games.engine.records import dumps, loads
-from games.engine.rules import LABELS, describe, preset_name
 from games.engine.tiles import hand_pips, name
 from scoring import services as sheets
 from scoring.entries import Refused
-from scoring.models import Entry, Match
-from scoring.services import Sheet
+from scoring.models import Match
+from scoring.review import SHEET_PREFETCH, rules_summary, sheet_of
 
 from .models import Move, Table, TableSeat
 
-# What a list of matches prefetches so that :func:`sheet_of` derives each sheet without a
-# query of its own.
-SHEET_PREFETCH = (
-    "seats__player",
-    Prefetch("rounds__entries", queryset=Entry.objects.select_related("seat")),
-)
-
 # The most a record file may weigh: a 13-round match of ten players is well under 1 MB.
 MAX_RECORD_BYTES = 5_000_000
-
-# Presets are written on the default set; a preset played with another set is still it.
-DEFAULT_SET = Rules().highest_double
-
-
-# -- rules and sheets ----------------------------------------------------------------------
-
-
-def preset_of(rules: Rules) -> str | None:
-    """The preset these rules are, whatever the set: a family game on a double-9 set is
-    still the family preset."""
-    try:
-        return preset_name(rules.changed(highest_double=DEFAULT_SET))
-    except RulesError:  # more rounds than the default set has: no preset plays that
-        return None
-
-
-def rules_summary(rules: Rules) -> str:
-    """The set, then its preset or what differs from the defaults, in one line:
-    ``double-12, family`` or ``double-9: Double-blank is worth 50``."""
-    where = f"double-{rules.highest_double}"
-    preset = preset_of(rules)
-    if preset is not None:
-        return f"{where}, {preset}"
-    defaults = Rules(highest_double=rules.highest_double)
-    changed = rules.differences(defaults)
-    return f"{where}: " + "; ".join(describe(s, ours) for s, (ours, _) in changed.items())
-
-
-def rules_lines(rules: Rules) -> list[str]:
-    """Every setting in words, in the order the rules define them."""
-    return [describe(setting, getattr(rules, setting)) for setting in LABELS]
-
-
-def sheet_of(match: Match) -> Sheet:
-    """The match's score sheet from rows loaded with :data:`SHEET_PREFETCH`, derived once
-    per match object: a list shows its winners and rounds from the same sheet."""
-    if not hasattr(match, "_review_sheet"):
-        entries = [entry for rnd in match.rounds.all() for entry in rnd.entries.all()]
-        match._review_sheet = sheets.sheet_from(match, match.seats.all(), entries)
-    return match._review_sheet
 
 
 # -- the game record -----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from games.engine import Rules, preset
 from scoring import services as sheets
 from scoring.entries import EntryValue
 from scoring.models import Match
+from scoring.review import rules_summary
 from scoring.services import compute_sheet
 
 from .conftest import simulated_record
@@ -77,9 +78,9 @@ def test_the_list_shows_players_kind_rules_status_winners_and_rounds(
 
 def test_a_preset_is_named_on_any_set_and_other_rules_say_what_differs(db):
     family_on_nine = preset("family").changed(highest_double=9)
-    assert review.rules_summary(family_on_nine) == "double-9, family"
-    assert review.rules_summary(Rules()) == "double-12, standard"
-    assert review.rules_summary(Rules(highest_double=6, out_score=-10)) == (
+    assert rules_summary(family_on_nine) == "double-9, family"
+    assert rules_summary(Rules()) == "double-12, standard"
+    assert rules_summary(Rules(highest_double=6, out_score=-10)) == (
         "double-6: The player who goes out scores -10"
     )
 

@@ -6,9 +6,10 @@ On a fresh SQLite database in a temporary directory, it starts tables of four pe
 plays moves as the load benchmark's players do (the heaviest tile that plays, from the
 seat's own view), calling what a daphne process calls for each move: the service that
 applies it (``services.act``: the locked transaction, the engine, the move log; its
-announcement is collected, as a socket's call does, and not sent), then each
-of the four seats' views, as the JSON text a socket sends (``screens.message``: the first
-one renders and encodes the regions all seats share, the other three reuse them). It
+announcement, sent after the commit, is kept instead), then each of the four seats' views
+of the table the announcement carries, as the JSON text a socket sends
+(``screens.view_message``: the first draws the regions every seat sees alike, the other
+three find them drawn). It
 prints the median time of each piece per move, and the size of a view. The end of a round
 is timed apart, as it costs several moves' worth in one block: the move that ends it (the
 round is written to the score sheet) and its four views (with the score sheet), then each
@@ -62,12 +63,19 @@ def main() -> None:
     args = parser.parse_args()
     setup_django(Path(tempfile.mkdtemp(prefix="move-cost-")))
 
-    from config import broadcast
     from games import services
     from games.engine import Rules
-    from games.intents import parse
-    from games.models import Table
-    from games.screens import message
+    from games.forms import parse_intent as parse
+    from games.models import TableSeat
+    from games.screens import Viewer, view_message
+
+    announced: list[dict] = []
+
+    class Layer:  # keeps what a service announces, as a socket would be sent it
+        async def group_send(self, group: str, message: dict) -> None:
+            announced.append(message)
+
+    services.get_channel_layer = Layer
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from load import choose  # the load benchmark's player: the same moves
@@ -77,28 +85,30 @@ def main() -> None:
         table, host = services.create_table(Rules(), 4, "Player 1")
         tokens = [host.token] + [services.join(table.code, f"Player {i}").token for i in (2, 3, 4)]
         services.start(table.code, table.host_token)
-        tables.append((table.code, tokens))
+        seats = TableSeat.objects.filter(table__code=table.code).order_by("position")
+        tables.append((table.code, [Viewer(seat.pk) for seat in seats]))
 
     timings: dict[str, list[float]] = defaultdict(list)
     views: dict[str, list[dict]] = {}
 
-    def move(code: str, tokens: list[str]) -> bool:
+    def move(code: str, viewers: list[Viewer]) -> bool:
         """One move at this table, timed piece by piece; False for a round's end (every seat
         presses Ready, which is no move) or a finished match."""
-        seen = views.get(code) or [json.loads(message(code, token)) for token in tokens]
+        seen = views.get(code) or [json.loads(view_message(code, v)[0]) for v in viewers]
+        tokens = {v: TableSeat.objects.get(pk=v.seat_id).token for v in viewers}
         game = max(seen, key=lambda v: v["version"])["game"]
         if game["over"]:
             return False
         if game["round_over"]:
-            for token in tokens:
-                ready = timed(services.ready, code, token)
+            for viewer in viewers:
+                ready = timed(services.ready, code, tokens[viewer])
                 timings["a Ready"].append(ready)
-                timings["the four views after it"].append(sum(four_views(code, tokens)[1]))
+                timings["the four views after it"].append(sum(four_views(code, viewers)[1]))
             views.pop(code, None)
             return False
         seat = game["turn"]
-        spent = [timed(services.act, code, tokens[seat], parse(choose(seen[seat])))]
-        texts, seconds = four_views(code, tokens)
+        spent = [timed(services.act, code, tokens[viewers[seat]], parse(choose(seen[seat])))]
+        texts, seconds = four_views(code, viewers)
         spent += [seconds[0], sum(seconds[1:])]
         views[code] = [json.loads(text) for text in texts]
         if views[code][0]["game"]["round_over"]:
@@ -110,30 +120,28 @@ def main() -> None:
         return True
 
     def timed(service, *args) -> float:
-        """The service's time in ms, called as a socket calls it: its announcement is
-        collected for the event loop to send, not sent."""
+        """The service's time in ms."""
         start = time.perf_counter()
-        with broadcast.collected():
-            service(*args)
+        service(*args)
         return (time.perf_counter() - start) * 1000
 
-    def four_views(code: str, tokens: list[str]) -> tuple[list[str], list[float]]:
-        """Each seat's view of the table as it now is, and its time in ms."""
-        table = Table.objects.get(code=code)  # what the announcement carries: not timed
+    def four_views(code: str, viewers: list[Viewer]) -> tuple[list[str], list[float]]:
+        """Each seat's view of the table the announcement carries, and its time in ms."""
+        shown = announced[-1].get("table")
         texts, spent = [], []
-        for token in tokens:
+        for viewer in viewers:
             start = time.perf_counter()
-            texts.append(message(code, token, table.version, table.revision))
+            texts.append(view_message(code, viewer, shown=shown)[0])
             spent.append((time.perf_counter() - start) * 1000)
         return texts, spent
 
-    for code, tokens in tables:  # warm up: templates compiled, caches filled
-        move(code, tokens)
+    for code, viewers in tables:  # warm up: templates compiled, games cached
+        move(code, viewers)
     timings.clear()
     while len(timings["act"]) < args.moves:
         before = len(timings["act"])
-        for code, tokens in tables:
-            move(code, tokens)
+        for code, viewers in tables:
+            move(code, viewers)
         if len(timings["act"]) == before and all(
             views.get(code) and views[code][0]["game"]["over"] for code, _ in tables
         ):

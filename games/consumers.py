@@ -55,7 +55,7 @@ read = database_sync_to_async  # what only reads runs in Channels' one ORM threa
 class TableConsumer(AsyncWebsocketConsumer):
     code: str
     token: str | None = None
-    host_token: str = ""
+    viewer: screens.Viewer
     shown: int = 0  # the newest revision this socket has sent a view of
 
     # -- connection ------------------------------------------------------------------------
@@ -63,13 +63,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
-        self.host_token = sessions.host_token(self.scope.get("session"), self.code)
+        host_token = sessions.host_token(self.scope.get("session"), self.code)
         self.group = ""
         self._allowance = float(BURST)
         self._checked = time.monotonic()
         await self.accept()
         try:
-            replaced, _ = await write(services.connect)(self.code, self.token, self.channel_name)
+            self.viewer, replaced = await write(services.connect)(
+                self.code, self.token, host_token, self.channel_name
+            )
         except services.Refused as refused:
             await self._send({"type": "error", "code": "refused", "message": str(refused)})
             await self.close(code=NO_TABLE)
@@ -138,9 +140,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """A committed change: send this seat the view, unless it has sent one as new (the
-        group's messages can arrive out of order, and the view is always the newest)."""
-        if event["revision"] > self.shown:
-            await self.push()
+        group's messages can arrive out of order). A message from a service carries the
+        table as committed; any other (an admin's, a shell's) has the view read afresh."""
+        revision = event.get("revision")
+        if revision is None or revision > self.shown:
+            await self.push(shown=event.get("table"))
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:
         """The seat was opened on another screen: this one stops, and says why."""
@@ -155,10 +159,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # -- helpers -----------------------------------------------------------------------------
 
-    async def push(self, with_sheet: bool = False) -> None:
-        """Send this seat its view of the table as it is now."""
+    async def push(self, with_sheet: bool = False, shown: dict | None = None) -> None:
+        """Send this seat its view: of the table as ``shown`` by an announcement, else as
+        it is now."""
         text, revision = await read(screens.view_message)(
-            self.code, self.token, host_token=self.host_token, with_sheet=with_sheet
+            self.code, self.viewer, with_sheet=with_sheet, shown=shown
         )
         self.shown = max(self.shown, revision)
         await self.send(text_data=text)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from django.db import models
 from django.db.models import Q
@@ -111,7 +113,17 @@ class Table(models.Model):
 
     def game(self) -> Game | None:
         """The game at this row's version, as the move log gives it; None before the start."""
-        return _games.at(self)
+        return _versions.at(self).game
+
+    def drawn(self, key: tuple, draw: Callable[[], str]) -> str:
+        """A region drawn from the game at this row's version, once per process: ``key``
+        holds everything else the drawing shows (the names, the seats as read)."""
+        drawn = _versions.at(self).drawn
+        if key not in drawn:
+            if len(drawn) >= 64:  # people coming and going at one version: start afresh
+                drawn.clear()
+            drawn[key] = draw()
+        return drawn[key]
 
 
 class TableSeat(models.Model):
@@ -203,50 +215,82 @@ class Move(models.Model):
         return f"{self.table.code} #{self.number}: {what}"
 
 
-class _GameCache:
-    """The one in-process cache: each table's game at its latest version read here.
+def seated(code: str, *, lock: bool = False) -> tuple[Table, list[TableSeat]] | None:
+    """The table of ``code`` and its seats, in one query (a table always has its host's
+    seat); None for no such table. With ``lock``, the table's row stays locked until the
+    transaction ends (``select_for_update``; SQLite locks the whole database on the write)."""
+    rows = TableSeat.objects.select_related("table").filter(table__code=code)
+    if lock:
+        rows = rows.select_for_update(of=("table",))
+    seats = list(rows)
+    if not seats:
+        return None
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table  # one table object for all its seats
+    return table, seats
 
-    Every socket of a table draws the game after each move, and replaying a match from its
-    first line costs tens of milliseconds by the last round; with the game of an earlier
-    version kept, only the lines since are read. An entry is made from committed move rows
-    (or by a service once its transaction commits), so it never disagrees with the
-    database. Keyed by the table's code, which no other table is ever given (a primary key
-    can come round again after a rolled-back transaction).
+
+@dataclass
+class Version:
+    """What a table's move log gives at one version: the game, and the regions drawn from
+    it, each under a key that holds everything else the drawing shows."""
+
+    number: int
+    game: Game | None
+    drawn: dict[tuple, str] = field(default_factory=dict)
+
+
+class _Versions:
+    """The one in-process cache: each table's latest version read here (games.models.Version).
+
+    Every socket of a table draws the game after each move: replaying a match from its
+    first line costs tens of milliseconds by the last round, and drawing the board, the
+    same for every seat, several milliseconds more. So the game of the latest version is
+    kept, and only the log's lines since are read; and a region drawn from it is kept under
+    a key of everything else it shows (the names, the seats as read), so that it is reused
+    only for exactly what it showed. An entry comes from committed move rows (or from a
+    service, once its transaction has committed), so it never disagrees with the database.
+    Keyed by the table's code, which no other table is ever given (a primary key can come
+    round again after a rolled-back transaction).
     """
 
-    TABLES = 4096  # the tables a process keeps a game for, the least recently used dropped
+    TABLES = 4096  # the tables a process keeps, the least recently used dropped
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # sockets' and services' threads share it
-        self._latest: OrderedDict[str, tuple[int, Game | None]] = OrderedDict()
+        self._latest: OrderedDict[str, Version] = OrderedDict()
 
-    def at(self, table: Table) -> Game | None:
+    def at(self, table: Table) -> Version:
         with self._lock:
-            version, game = self._latest.get(table.code, (0, None))
-        if version == table.version:
-            return game
-        if version > table.version:  # a row read before a commit this process has seen
-            version, game = 0, None
-        replayer = Replayer(game)
-        moves = Move.objects.filter(table=table, version__gt=version, version__lte=table.version)
+            kept = self._latest.get(table.code)
+        if kept is not None and kept.number == table.version:
+            return kept
+        start = kept if kept is not None and kept.number < table.version else None
+        replayer = Replayer(start.game if start else None)
+        moves = Move.objects.filter(table=table, version__lte=table.version)
+        if start is not None:
+            moves = moves.filter(version__gt=start.number)
         for record in moves.order_by("number").values_list("record", flat=True):
             replayer.feed(record)
-        self.keep(table.code, table.version, replayer.game)
-        return replayer.game
+        return self.keep(table.code, table.version, replayer.game)
 
-    def keep(self, code: str, version: int, game: Game | None) -> None:
+    def keep(self, code: str, number: int, game: Game | None) -> Version:
+        version = Version(number, game)
         with self._lock:
-            if self._latest.get(code, (-1, None))[0] < version:
-                self._latest[code] = (version, game)
+            kept = self._latest.get(code)
+            if kept is None or kept.number < number:
+                self._latest[code] = version
             self._latest.move_to_end(code)
             while len(self._latest) > self.TABLES:
                 self._latest.popitem(last=False)
+        return version
 
 
-_games = _GameCache()
+_versions = _Versions()
 
 
 def keep_game(code: str, version: int, game: Game | None) -> None:
     """Keep the game a service has just written at a table's version: call it once the
     transaction has committed, never before (a rolled-back state must never be served)."""
-    _games.keep(code, version, game)
+    _versions.keep(code, version, game)

@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.dateparse import parse_datetime
 
 from games.engine import Game, SeatView, view_for, winners
 from games.engine.state import Event
 from games.engine.tiles import name
-from scoring.rendering import Viewer, standing
+from scoring.rendering import Viewer as SheetViewer
+from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, Table, TableSeat
+from .models import BOT_LEVELS, Table, TableSeat, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 
@@ -33,6 +35,15 @@ class Prompt:
     text: str
     mine: bool = False
     buttons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a screen is for: a seat (by its row's id; None for a spectator), and whether the
+    session is the host's, which adds the host's controls."""
+
+    seat_id: int | None = None
+    is_host: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,20 +59,27 @@ class Screen:
 def screen(
     code: str, token: str | None, *, host_token: str = "", with_sheet: bool = False
 ) -> Screen | None:
-    """What the seat of ``token`` sees now (a spectator without one); None for no such
-    table. The score sheet, the costliest region, comes only when asked for (a page, a
-    socket's first view) and while a round is over, when its scores change."""
-    table = Table.objects.filter(code=code).prefetch_related("seats").first()
-    if table is None:
+    """What the seat of ``token`` sees now (a spectator without one), as the page draws it;
+    None for no such table."""
+    found = seated(code)
+    if found is None:
         return None
-    seats = list(table.seats.all())
+    table, seats = found
     me = next((s for s in seats if token and s.token == token), None)
+    viewer = Viewer(me.pk if me else None, bool(host_token) and host_token == table.host_token)
+    return _screen(table, seats, viewer, with_sheet)
+
+
+def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bool) -> Screen:
+    """The screen of ``viewer``. The score sheet, the costliest region, comes only when
+    asked for (a page, a socket's first view) and while a round is over, when its scores
+    change."""
+    me = next((s for s in seats if s.pk == viewer.seat_id), None)
     game = table.game()
     view = None
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
-    is_host = bool(host_token) and host_token == table.host_token
-    context = screen_context(table, seats, me, game, view, is_host=is_host)
+    context = screen_context(table, seats, me, game, view, is_host=viewer.is_host)
     if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
         context["sheet"] = sheet_context(table)
     data = _table_data(table, seats) | {
@@ -76,17 +94,87 @@ def revision(code: str) -> int | None:
     return Table.objects.filter(code=code).values_list("revision", flat=True).first()
 
 
+# -- what a socket sends --------------------------------------------------------------------
+
+
+def snapshot(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
+    """What the screens show of the table's row and its seats, as plain data. A service
+    sends it with the announcement of what it has committed, so that a socket told of the
+    change draws its view without reading the table again (views come from the game and
+    from this alone; no hand, no secret)."""
+    at = table.next_round_at
+    return {
+        **{name: getattr(table, name) for name in TABLE_SHOWN},
+        "next_round_at": at.isoformat() if at else None,
+        "seats": [{name: getattr(s, name) for name in SEAT_SHOWN} for s in seats],
+    }
+
+
+TABLE_SHOWN = ("id", "code", "status", "seat_count", "version", "revision", "match_id")
+SEAT_SHOWN = (
+    "id",
+    "position",
+    "name",
+    "kind",
+    "bot_level",
+    "stand_in",
+    "ready_for",
+    "channel_name",
+)
+
+
+def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
+    at = data["next_round_at"]
+    table = Table(
+        **{name: data[name] for name in TABLE_SHOWN},
+        next_round_at=parse_datetime(at) if at else None,
+        rules={},  # not shown (the game has them), and the default would build a Rules
+    )
+    return table, [TableSeat(table=table, **seat) for seat in data["seats"]]
+
+
 def view_message(
-    code: str, token: str | None, *, host_token: str = "", with_sheet: bool = False
+    code: str, viewer: Viewer, *, with_sheet: bool = False, shown: dict | None = None
 ) -> tuple[str, int]:
     """The ``view`` message for one socket, as the JSON text it is sent as, with its
-    regions drawn (docs/protocol.md), and the revision it shows."""
-    found = screen(code, token, host_token=host_token, with_sheet=with_sheet)
+    regions drawn (docs/protocol.md), and the revision it shows: the table as ``shown``
+    (a :func:`snapshot` an announcement carried) or, without one, as read now.
+
+    The regions every seat sees alike are drawn once per process for each version of the
+    table (``Table.drawn``): the board, the moves and the top bar, by the names they show,
+    and the players, by the seats they show (the host's with its offers). Only the round's
+    end, the dock and the score sheet are drawn for each socket."""
+    found = _from_snapshot(shown) if shown is not None else seated(code)
     if found is None:
         gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
         return json.dumps(gone), 0
-    html = render_to_string("games/regions/view.html", found.context)
-    return json.dumps(found.data | {"html": html}, separators=(",", ":")), found.revision
+    seen = _screen(*found, viewer, with_sheet)
+    context = seen.context
+    if context["view"] is None:
+        html = render_to_string("games/regions/lobby.html", context)
+    else:
+        table, seats, me = context["table"], context["seats"], context["me"]
+        shared_key = ("shared", *(s.name for s in seats))
+        # The host's rows offer a bot for each other person away: drawn apart.
+        whose = ("host", me and me.position) if viewer.is_host else ("guest",)
+        seats_key = ("players", *whose, *(_shown(s) for s in seats))
+        html = "".join(
+            [
+                table.drawn(shared_key, lambda: render_to_string(SHARED, context)),
+                table.drawn(seats_key, lambda: render_to_string(PLAYERS, context)),
+                render_to_string("games/regions/seat.html", context),
+            ]
+        )
+    return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
+
+
+SHARED = "games/regions/shared.html"
+PLAYERS = "games/regions/players.html"
+
+
+def _shown(seat: TableSeat) -> tuple:
+    """What the players region shows of a seat, besides the game."""
+    return (seat.position, seat.name, seat.kind, seat.bot_level, seat.stand_in, seat.connected)
 
 
 def screen_context(
@@ -137,7 +225,7 @@ def sheet_context(table: Table) -> dict[str, Any]:
     """The match's score sheet, read-only, as the scoring app draws it."""
     sheet = compute_sheet(table.match)
     said = standing(sheet) if sheet.leaders else "No round has been scored yet."
-    return {"sheet": sheet, "viewer": Viewer(editor=False), "standing": said}
+    return {"sheet": sheet, "viewer": SheetViewer(editor=False), "standing": said}
 
 
 # -- the view's data ----------------------------------------------------------------------
@@ -190,7 +278,8 @@ def _lanes(view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
 
 def _laid(touching: int, open_: int) -> dict[str, Any]:
     """A tile as it lies in a train, read from the end it touches: a double crosswise."""
-    return {"first": touching, "second": open_, "double": touching == open_}
+    high, low = max(touching, open_), min(touching, open_)
+    return {"first": touching, "second": open_, "double": high == low, "label": f"{high}-{low}"}
 
 
 def _hand(view: SeatView) -> list[dict[str, Any]]:

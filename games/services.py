@@ -33,7 +33,8 @@ from scoring import services as sheet
 from scoring.models import Match
 
 from .forms import Intent
-from .models import BOT_LEVELS, NAME_LENGTH, Move, Table, TableSeat, keep_game
+from .models import BOT_LEVELS, NAME_LENGTH, Move, Table, TableSeat, keep_game, seated
+from .screens import Viewer, snapshot
 
 
 class Refused(ValueError):
@@ -82,9 +83,8 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
     """Seat a person at a table in its lobby: at ``position`` if free, else the next one."""
     name = _clean_name(name)
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         _in_lobby(table)
-        seats = table.seats.all()
         if any(s.name.casefold() == name.casefold() for s in seats):
             raise Refused(f"Somebody at this table is already called {name}: pick another name.")
         seat = TableSeat.objects.create(
@@ -98,10 +98,9 @@ def add_bot(code: str, host_token: str, level: str, position: int | None = None)
     if level not in BOT_LEVELS:
         raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
-        seats = table.seats.all()
         taken = {s.name for s in seats}
         name = next(n for n in (f"{level.title()} bot {i}" for i in range(1, 12)) if n not in taken)
         seat = TableSeat.objects.create(
@@ -118,7 +117,7 @@ def add_bot(code: str, host_token: str, level: str, position: int | None = None)
 def remove_seat(code: str, host_token: str, position: int) -> None:
     """The host frees a seat before the start (a bot, or a person who joined by mistake)."""
     with transaction.atomic():
-        table = _locked(code)
+        table, _ = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
         if position == 0:
@@ -132,10 +131,9 @@ def remove_seat(code: str, host_token: str, position: int) -> None:
 def start(code: str, host_token: str) -> Outcome:
     """Deal round 1: the seats close up in order and the match's score sheet is opened."""
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
-        seats = list(table.seats.all())
         if len(seats) < 2:
             raise Refused("A match needs at least two players: invite a friend or add a bot.")
         rules = table.get_rules()
@@ -152,7 +150,7 @@ def start(code: str, host_token: str) -> Outcome:
         game = new_game(rules, len(seats), seed=table.seed, first_seat=table.first_seat)
         assert game.round is not None
         lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
-        _commit(table, lines, game)
+        _commit(table, seats, lines, game)
     return _outcome(table, game, seats)
 
 
@@ -162,8 +160,8 @@ def start(code: str, host_token: str) -> Outcome:
 def act(code: str, token: str, intent: Intent) -> Outcome:
     """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
     with transaction.atomic():
-        table = _locked(code)
-        seat = _seat_of(table.seats.all(), token)
+        table, seats = _locked(code)
+        seat = _seat_of(seats, token)
         if table.status != Table.Status.PLAYING:
             raise Refused("The match is not being played: nothing can be moved now.")
         if intent.version != table.version:
@@ -176,7 +174,7 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
             seat.save(update_fields=["stand_in"])
         game = table.game()
         assert game is not None
-        names = {s.position: s.name for s in table.seats.all()}
+        names = {s.position: s.name for s in seats}
         if game.round is None or game.round.result is not None:
             raise Refused("The round is over: press Ready for the next one.")
         if game.round.turn != seat.position:
@@ -193,41 +191,40 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
                     lines += written
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
-        _commit(table, lines, game)
-    return _outcome(table, game, table.seats.all())
+        _commit(table, seats, lines, game)
+    return _outcome(table, game, seats)
 
 
 def play_bot_turn(code: str) -> Outcome | None:
     """Take one turn for the bot on turn, if it is a bot's turn and a person is there to
     watch; None when there is nothing for a bot to do."""
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         if table.status != Table.Status.PLAYING:
             return None
         game = table.game()
-        seats = table.seats.all()
         if not _bot_on_turn(game, seats) or not any(s.connected for s in seats if not s.is_bot):
             return None
         seat = next(s for s in seats if s.position == game.round.turn)
         bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
         game, lines = step(game, bot(view_for(game, seat.position)))
-        _commit(table, lines, game)
+        _commit(table, seats, lines, game)
     return _outcome(table, game, seats)
 
 
 def pending(code: str) -> Outcome | None:
     """What a table waits for when nobody is acting: a bot's turn or the next round."""
-    table = Table.objects.filter(code=code).prefetch_related("seats").first()
-    if table is None or table.status != Table.Status.PLAYING:
+    found = seated(code)
+    if found is None or found[0].status != Table.Status.PLAYING:
         return None
-    return _outcome(table, table.game(), table.seats.all())
+    table, seats = found
+    return _outcome(table, table.game(), seats)
 
 
 def ready(code: str, token: str) -> Outcome | None:
     """A person is ready for the next round; the round is dealt once every person is."""
     with transaction.atomic():
-        table = _locked(code)
-        seats = table.seats.all()
+        table, seats = _locked(code)
         seat = _seat_of(seats, token)
         game = table.game()
         if game is None or game.is_over or game.round.result is None:
@@ -237,35 +234,36 @@ def ready(code: str, token: str) -> Outcome | None:
             seat.ready_for = upcoming
             seat.save(update_fields=["ready_for"])
         if any(_waited_for(s, upcoming) for s in seats):
-            _announce(table)
+            _announce(table, seats)
             return None
-        return _deal_next(table, game)
+        return _deal_next(table, seats, game)
 
 
 def start_next_round_if_due(code: str) -> Outcome | None:
     """Deal the next round when its countdown has run out, whoever is still not ready."""
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         game = table.game()
         due = table.next_round_at is not None and table.next_round_at <= timezone.now()
         if game is None or game.is_over or game.round.result is None or not due:
             return None
-        return _deal_next(table, game)
+        return _deal_next(table, seats, game)
 
 
-def _deal_next(table: Table, game: Game) -> Outcome:
+def _deal_next(table: Table, seats: list[TableSeat], game: Game) -> Outcome:
     game, lines = deal_step(game)
-    _commit(table, lines, game)
-    return _outcome(table, game, table.seats.all())
+    _commit(table, seats, lines, game)
+    return _outcome(table, game, seats)
 
 
 def hint(code: str, token: str) -> list[Tile]:
     """The planner's best line for a seat from the open end of its own train: the hint a
     player asks for on the first turn. Only the seat's own hand goes into it."""
-    table = Table.objects.filter(code=code).first()
-    if table is None:
+    found = seated(code)
+    if found is None:
         raise Refused("There is no table with that link: it may have been mistyped.")
-    seat = _seat_of(table.seats.all(), token)
+    table, seats = found
+    seat = _seat_of(seats, token)
     game = table.game()
     if game is None or game.round is None or game.round.result is not None:
         raise Refused("There is no round being played, so there is nothing to hint.")
@@ -281,39 +279,43 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
     if level not in BOT_LEVELS:
         raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
         _host(table, host_token)
-        seat = next((s for s in table.seats.all() if s.position == position), None)
+        seat = next((s for s in seats if s.position == position), None)
         if seat is None or seat.is_bot:
             raise Refused("Only a person's seat can be handed to a bot.")
         seat.stand_in = level
         seat.save(update_fields=["stand_in"])
-        _announce(table)
+        _announce(table, seats)
 
 
-def connect(code: str, token: str | None, channel: str) -> tuple[str, int]:
-    """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns the
-    channel of the socket it replaces, which must be closed (one socket a seat), and the
-    table's revision, which the socket's first view shows at least. A person coming back
-    takes their seat back from a stand-in bot."""
+def connect(code: str, token: str | None, host_token: str, channel: str) -> tuple[Viewer, str]:
+    """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns who
+    the socket's screens are for, and the channel of the socket it replaces, which must be
+    closed (one socket a seat). A person coming back takes their seat back from a stand-in
+    bot."""
     with transaction.atomic():
-        table = _locked(code)
+        table, seats = _locked(code)
+        is_host = bool(host_token) and host_token == table.host_token
         if token is None:
-            return "", table.revision
-        seat = _seat_of(table.seats.all(), token)
+            return Viewer(None, is_host), ""
+        seat = _seat_of(seats, token)
         replaced = seat.channel_name if seat.channel_name != channel else ""
         seat.channel_name = channel
         seat.stand_in = ""
         seat.save(update_fields=["channel_name", "stand_in"])
-        _announce(table)
-    return replaced, table.revision
+        _announce(table, seats)
+    return Viewer(seat.pk, is_host), replaced
 
 
 def disconnect(code: str, channel: str) -> None:
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(code=code).first()
-        if table is not None and table.seats.filter(channel_name=channel).update(channel_name=""):
-            _announce(table)
+        found = seated(code, lock=True)
+        seat = found and next((s for s in found[1] if s.channel_name == channel), None)
+        if seat is not None:
+            seat.channel_name = ""
+            seat.save(update_fields=["channel_name"])
+            _announce(*found)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -322,7 +324,7 @@ def disconnect(code: str, channel: str) -> None:
 MOVED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
 
 
-def _commit(table: Table, lines: list[dict], game: Game) -> None:
+def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game) -> None:
     """Append the lines to the move log under the table's next version, settle what the end
     of a round or of the match changes, and announce the new revision after the commit."""
     rnd = game.round
@@ -347,15 +349,22 @@ def _commit(table: Table, lines: list[dict], game: Game) -> None:
     table.move_count += len(lines)
     code, version = table.code, table.version
     transaction.on_commit(lambda: keep_game(code, version, game))
-    _announce(table, MOVED)
+    _announce(table, seats, MOVED)
 
 
-def _announce(table: Table, fields: list[str] | None = None) -> None:
+def _announce(
+    table: Table, seats: list[TableSeat] | None = None, fields: list[str] | None = None
+) -> None:
     """Save the table's new revision (with ``fields``) and, once the transaction commits,
-    tell every socket of the table: each then sends its own seat the view."""
+    tell every socket of the table: each then sends its own seat the view. With the
+    ``seats`` as committed, the message carries what the screens show of the table
+    (``screens.snapshot``): a busy table's sockets then draw each move without a read."""
     table.revision += 1
     table.save(update_fields=fields or ["revision", "updated_at"])
-    group, message = table.group_name, {"type": "table.changed", "revision": table.revision}
+    message: dict = {"type": "table.changed", "revision": table.revision}
+    if seats is not None:
+        message["table"] = snapshot(table, seats)
+    group = table.group_name
     transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
 
 
@@ -369,12 +378,12 @@ def _waited_for(seat: TableSeat, upcoming: int) -> bool:
     return not seat.played_by_bot and seat.ready_for < upcoming
 
 
-def _locked(code: str) -> Table:
-    """The table, its row locked until the transaction ends, read with its seats."""
-    table = Table.objects.select_for_update().prefetch_related("seats").filter(code=code).first()
-    if table is None:
+def _locked(code: str) -> tuple[Table, list[TableSeat]]:
+    """The table and its seats, the table's row locked until the transaction ends."""
+    found = seated(code, lock=True)
+    if found is None:
         raise Refused("There is no table with that link: it may have been mistyped.")
-    return table
+    return found
 
 
 def _seat_of(seats: Iterable[TableSeat], token: str) -> TableSeat:

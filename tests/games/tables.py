@@ -5,7 +5,16 @@ from __future__ import annotations
 from games import screens, services
 from games.engine import Rules
 from games.forms import parse_intent as parse
-from games.models import Table
+from games.models import Table, TableSeat
+
+
+def view_message(code: str, token: str | None, host_token: str = "") -> str:
+    """The view message a socket of the seat of ``token`` (in a session with ``host_token``)
+    sends, read from the database."""
+    seat = TableSeat.objects.filter(table__code=code, token=token).first() if token else None
+    table = Table.objects.get(code=code)
+    viewer = screens.Viewer(seat and seat.pk, bool(host_token) and host_token == table.host_token)
+    return screens.view_message(code, viewer)[0]
 
 
 def started_table() -> tuple[Table, dict[int, str]]:

@@ -14,7 +14,7 @@ from games.engine import Rules, new_game, replay
 from games.engine.records import deal_record
 from games.forms import parse_intent as parse
 from games.models import Move, Table
-from tests.games.tables import first_legal_move, started_table
+from tests.games.tables import first_legal_move, started_table, view_message
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_a_table_finished_by_a_queryset_update_refuses_the_next_move():
 def test_a_seat_renamed_outside_the_services_is_named_in_the_next_view_and_refusal():
     table, tokens = started_table()
     table.seats.filter(position=0).update(name="Anabel")
-    view = json.loads(screens.view_message(table.code, tokens[1])[0])
+    view = json.loads(view_message(table.code, tokens[1]))
     assert [s["name"] for s in view["seats"]] == ["Anabel", "Ben"]
     turn = view["game"]["turn"]
     waiting = tokens[1 - turn]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
+from unittest.mock import patch
 
 import pytest
 
 from games import screens, services
 from games.engine import Rules
 from games.forms import parse_intent as parse
-from tests.games.tables import first_legal_move, started_table
+from tests.games.tables import first_legal_move, started_table, view_message
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def test_a_view_message_is_the_json_of_the_whole_view_whatever_the_names_hold():
     services.start(table.code, table.host_token)
 
     for token in [*tokens, None]:
-        text, _ = screens.view_message(table.code, token)
+        text = view_message(table.code, token)
         view = json.loads(text)
         assert 'id="table-board"' in view["html"]  # a region all seats share
         assert 'id="table-dock"' in view["html"]  # and one of the seat's own
@@ -44,7 +46,7 @@ def test_a_view_message_holds_the_same_data_as_the_page_through_a_round_and_its_
         table.refresh_from_db()
         views = []
         for token in [*tokens.values(), None]:
-            view = json.loads(screens.view_message(table.code, token)[0])
+            view = json.loads(view_message(table.code, token))
             page = screens.screen(table.code, token).data
             assert {key: value for key, value in view.items() if key != "html"} == page
             assert view["game"] is None or view["game"]["seat"] == page["seat"]
@@ -71,18 +73,66 @@ def test_a_refused_action_leaves_the_stand_in_as_it_was():
 
     ben.refresh_from_db()
     assert ben.stand_in == "greedy"
-    view = json.loads(screens.view_message(table.code, host.token)[0])
+    view = json.loads(view_message(table.code, host.token))
     assert "a bot plays for now" in view["html"]
     assert next(s for s in view["seats"] if s["name"] == "Ben")["stand_in"] is True
 
 
 def test_the_host_is_offered_a_bot_for_each_other_person_away():
     table, tokens = started_table()  # nobody has a socket open: Ana (host) and Ben are away
-    host = json.loads(screens.view_message(table.code, tokens[0], host_token=table.host_token)[0])
-    guest = json.loads(screens.view_message(table.code, tokens[1])[0])
-    assert host["html"].count("Let a bot play for") == 1 and "play for Ben" in host["html"]
-    assert "Let a bot play for" not in guest["html"]
+    host, guest = _players(table, tokens[0], table.host_token), _players(table, tokens[1])
+    assert host.count("Let a bot play for") == 1 and "Let a bot play for Ben" in host
+    assert "Let a bot play for" not in guest
 
     table.seats.update(channel_name="a-socket")  # both connected
-    host = json.loads(screens.view_message(table.code, tokens[0], host_token=table.host_token)[0])
-    assert "Let a bot play for" not in host["html"]
+    host, guest = _players(table, tokens[0], table.host_token), _players(table, tokens[1])
+    assert host == guest and "Let a bot play for" not in host
+
+
+def _players(table, token: str, host_token: str = "") -> str:
+    """The players region of a seat's view message, as a session with ``host_token`` sees it."""
+    html = json.loads(view_message(table.code, token, host_token))["html"]
+    return re.search(r'<section id="table-players".*?</section>', html, re.S).group(0)
+
+
+def test_a_view_drawn_from_an_announcement_is_the_view_read_from_the_database(
+    django_capture_on_commit_callbacks,
+):
+    """A service's announcement carries the table as it committed it: through a round and
+    its end, with seats coming, going and standing in, every seat's view drawn from it is
+    the view a read of the database gives."""
+    table, tokens = started_table()
+    services.hand_to_bot(table.code, table.host_token, 1)
+    seats = {s.pk: s for s in table.seats.all()}
+    viewers = [screens.Viewer(pk, is_host) for pk in [*seats, None] for is_host in (True, False)]
+    over = False
+    while not over:
+        table.refresh_from_db()
+        seat = tokens[json.loads(view_message(table.code, None))["game"]["turn"]]
+        move = parse(first_legal_move(table, seat))
+        with django_capture_on_commit_callbacks() as announced:
+            services.act(table.code, seat, move)
+        shown = _announced_table(announced)
+        for viewer in viewers:
+            carried = screens.view_message(table.code, viewer, shown=shown)
+            assert carried == screens.view_message(table.code, viewer)
+        over = json.loads(carried[0])["game"]["round_over"]
+    with django_capture_on_commit_callbacks() as announced:
+        services.ready(table.code, tokens[0])
+    for viewer in viewers:
+        carried = screens.view_message(table.code, viewer, shown=_announced_table(announced))
+        assert carried == screens.view_message(table.code, viewer)
+
+
+def _announced_table(callbacks) -> dict:
+    """The table an announcement carries, from the callbacks a commit would run."""
+    sent = []
+
+    async def group_send(group: str, message: dict) -> None:
+        sent.append(message)
+
+    with patch("games.services.get_channel_layer") as layer:
+        layer.return_value.group_send = group_send
+        for callback in callbacks:
+            callback()
+    return sent[-1]["table"]

@@ -30,7 +30,7 @@ def play_online_match(
     for level in bots:
         services.add_bot(table.code, table.host_token, level)
     services.start(table.code, table.host_token)
-    services.connect(table.code, host.token, "a-browser")
+    services.connect(table.code, host.token, "", "a-browser")
     services.hand_to_bot(table.code, table.host_token, 0, "strategic")
     for _ in range(10_000):
         if services.play_bot_turn(table.code) is not None:

@@ -8,6 +8,8 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db.models import F
 
 from games.engine import replay
 from games.models import Move, Table
@@ -169,6 +171,50 @@ async def test_a_reconnecting_seat_gets_the_current_view():
     assert again["game"]["hand_sizes"] == moved["game"]["hand_sizes"]
     await ana.close()
     await back.close()
+
+
+async def test_a_plain_group_send_from_outside_reaches_every_socket_of_the_table():
+    """The stock Channels idiom, as a view, a command, the admin or a shell would use it: a
+    message to the table's group, with or without more in it, has every socket send its
+    seat the view, and the sockets go on working."""
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana, ben, watcher = Player(code, tokens["Ana"]), Player(code, tokens["Ben"]), Player(code, None)
+    for player in (ana, ben, watcher):
+        await player.connect()
+    for player in (ana, ben, watcher):
+        await player.drain()
+
+    layer = get_channel_layer()
+    await layer.group_send(f"table-{code}", {"type": "table.changed"})
+    await layer.group_send(f"table-{code}", {"type": "table.changed", "why": "an admin's edit"})
+
+    for player in (ana, ben, watcher):
+        assert (await player.next_view())["type"] == "view"
+        assert (await player.next_view())["type"] == "view"
+    view = ana.view
+    await ana.send(intent(view["game"]["legal"][0], view["version"]))
+    assert (await ben.next_view())["version"] == view["version"] + 1
+    for player in (ana, ben, watcher):
+        await player.close()
+
+
+async def test_a_socket_that_missed_a_change_gets_the_view_when_its_page_pings():
+    """A change whose message never reached the socket (the channel layer drops messages
+    to a socket far behind): the page pings after a silence, and gets the view then."""
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    view = await ana.connect()
+    await ana.drain()
+    await database_sync_to_async(
+        lambda: Table.objects.filter(code=code).update(revision=F("revision") + 1)
+    )()
+    await ana.send({"type": "ping"})
+    assert (await ana.next_message())["type"] == "pong"
+    assert (await ana.next_message())["version"] == view["version"]
+    await ana.send({"type": "ping"})  # nothing new since: only the pong
+    assert (await ana.next_message())["type"] == "pong"
+    assert await ana.socket.receive_nothing(timeout=0.2)
+    await ana.close()
 
 
 async def test_a_stale_action_is_refused_and_the_current_view_sent():

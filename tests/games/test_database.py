@@ -23,6 +23,7 @@ def test_a_seed_set_by_a_queryset_update_before_the_start_deals_the_round():
     rules = Rules(highest_double=6, rounds=2)
     table, _ = services.create_table(rules, 2, "Ana")
     services.join(table.code, "Ben")
+    screens.screen(table.code, None)  # somebody looks at the lobby first
     Table.objects.filter(code=table.code).update(seed=424242)
 
     services.start(table.code, table.host_token)

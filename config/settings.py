@@ -98,8 +98,10 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                     # redis-py 8 gives every socket a 5 s read timeout, the same as the 5 s
                     # blocking pop channels-redis waits on, so idle sockets crashed every few
                     # seconds (channels_redis#422). 15 s lets the pop finish and still notices
-                    # a dead connection.
-                    "hosts": [{"address": url, "socket_timeout": 15}],
+                    # a dead connection. Its pool also refuses a 101st connection outright
+                    # ("Too many connections") instead of waiting: a few hundred sockets
+                    # joining their groups at once (a restart, a busy evening) need more.
+                    "hosts": [{"address": url, "socket_timeout": 15, "max_connections": 2000}],
                     "capacity": 100,
                     "expiry": 10,
                     "group_expiry": 86400,

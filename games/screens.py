@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -202,10 +203,12 @@ def screen_context(
         context["places"] = [(p, taken.get(p)) for p in range(table.seat_count)]
         context["bot_levels"] = BOT_LEVELS
         return context
+    # The board, the moves and the players are worked out when drawn (a template calls a
+    # callable): a socket draws them once per version for all its seats (view_message).
     context.update(
-        lanes=_lanes(view, names),
-        log=[_describe(e, names, view.players) for e in reversed(view.log[-RECENT_MOVES:])],
-        players=_players(seats, me, view, game.is_over),
+        lanes=partial(_lanes, view, names),
+        log=partial(_log, view, names),
+        players=partial(_players, seats, me, view, game.is_over),
         hand=_hand(view),
         prompt=_prompt(seats, me, game, view, names),
         round_over=view.round_over,
@@ -388,6 +391,11 @@ def _players(
             }
         )
     return rows
+
+
+def _log(view: SeatView, names: dict[int, str]) -> list[str]:
+    """The recent moves, newest first."""
+    return [_describe(e, names, view.players) for e in reversed(view.log[-RECENT_MOVES:])]
 
 
 def _describe(event: Event, names: dict[int, str], players: int) -> str:

@@ -81,12 +81,15 @@ def main() -> None:
     from load import choose  # the load benchmark's player: the same moves
 
     tables = []
+    tokens: dict[Viewer, str] = {}  # each seat's, to act with
     for _ in range(args.tables):
         table, host = services.create_table(Rules(), 4, "Player 1")
-        tokens = [host.token] + [services.join(table.code, f"Player {i}").token for i in (2, 3, 4)]
+        for i in (2, 3, 4):
+            services.join(table.code, f"Player {i}")
         services.start(table.code, table.host_token)
         seats = TableSeat.objects.filter(table__code=table.code).order_by("position")
         tables.append((table.code, [Viewer(seat.pk) for seat in seats]))
+        tokens.update({Viewer(seat.pk): seat.token for seat in seats})
 
     timings: dict[str, list[float]] = defaultdict(list)
     views: dict[str, list[dict]] = {}
@@ -95,7 +98,6 @@ def main() -> None:
         """One move at this table, timed piece by piece; False for a round's end (every seat
         presses Ready, which is no move) or a finished match."""
         seen = views.get(code) or [json.loads(view_message(code, v)[0]) for v in viewers]
-        tokens = {v: TableSeat.objects.get(pk=v.seat_id).token for v in viewers}
         game = max(seen, key=lambda v: v["version"])["game"]
         if game["over"]:
             return False

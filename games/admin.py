@@ -359,6 +359,8 @@ class MatchAdmin(scoring_admin.MatchAdmin):
 class PlayerAdmin(scoring_admin.PlayerAdmin):
     """Scoring's players, with statistics that count the bots of online tables by level."""
 
+    change_list_template = "admin/games/player_change_list.html"  # links the statistics
+
     def get_urls(self) -> list:
         statistics = self.admin_site.admin_view(self.statistics_view)
         return [

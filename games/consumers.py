@@ -3,8 +3,8 @@
 It finds who is connecting (the seat token kept in the session, or a rejoin token; nobody
 is a spectator), reads each message, checks its shape, calls a service and answers this
 socket alone with an error when something was refused. Committed changes come back through
-the table's group as ``table.changed``; every socket then reads the table and sends its
-own seat the complete view, so a socket that missed a message heals with the next one.
+the table's group as ``table.changed``; every socket then sends its own seat the complete
+view (games.screens), so a socket that missed a message heals with the next one.
 
 The work a table does on its own (bots taking their turns, the countdown to the next
 round) runs as asyncio tasks of the process that noticed it was due, through the same

@@ -6,7 +6,7 @@ boneyard. Three levels, by name:
 
 * ``random``: any legal action.
 * ``greedy``: the heaviest playable tile.
-* ``strategic``: the strategy of RULES.md (see :mod:`games.bots.strategic`).
+* ``strategic``: the strategy of docs/rules.md (see :mod:`games.bots.strategic`).
 
 :func:`games.bots.planner.best_line` is the strategic bot's first-turn planner, also usable
 on its own as a "best line from this hand" hint.

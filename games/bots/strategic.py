@@ -1,4 +1,4 @@
-"""The strategic bot: the strategy of RULES.md, played from the seat's view alone.
+"""The strategic bot: the strategy of docs/rules.md, played from the seat's view alone.
 
 On a first turn it lays the planner's best line. After that it scores every legal play by
 what the hand looks like afterwards and picks the best:

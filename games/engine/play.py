@@ -381,7 +381,7 @@ def settle(rules: Rules, rnd: Round) -> Round:
     """End the round as stalled if nobody could lay a tile even with every train open.
 
     Only checked when no more tiles can come from the boneyard: until then somebody can
-    always draw, and any pass round the table would only put markers on (RULES.md)."""
+    always draw, and any pass round the table would only put markers on (docs/rules.md)."""
     if not rnd.engine_placed or (rules.draw_before_passing and rnd.boneyard):
         return rnd
     numbers = {number for _, _, number in _open_to_anyone(rules, rnd)}

@@ -1,4 +1,4 @@
-"""The rules object: every setting of RULES.md in one validated, immutable value.
+"""The rules object: every setting of docs/rules.md in one validated, immutable value.
 
 Play and scoring both read this one object, so a table's house rules can never disagree
 between the engine, the bots and the score sheet. A combination that makes no sense is
@@ -39,11 +39,11 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """Every house rule and variant, with the defaults of RULES.md."""
+    """Every house rule and variant, with the defaults of docs/rules.md."""
 
     highest_double: int = 12
     rounds: int | None = None  # None: one round per double, N+1
-    hand_size: int | None = None  # None: by the table in RULES.md
+    hand_size: int | None = None  # None: by the table in docs/rules.md
     public_trains: int = 1
     unstarted_trains_open: bool = False
     first_turn: str = "line"
@@ -210,7 +210,7 @@ def _check_choice(setting: str, value: Any, choices: tuple[Any, ...]) -> None:
 
 
 def _default_hand(highest_double: int, players: int) -> int:
-    """The hand-size table of RULES.md; other sets scale the double-12 row by tile count."""
+    """The hand-size table of docs/rules.md; other sets scale the double-12 row by tile count."""
     if highest_double == 9:
         return _lookup(_HANDS_DOUBLE_9, players)
     size = _lookup(_HANDS_DOUBLE_12, players)

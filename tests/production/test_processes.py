@@ -129,7 +129,7 @@ async def test_a_plain_group_send_from_outside_reaches_every_socket_on_both_proc
     sends its seat the view."""
     code, tokens = await database_sync_to_async(four_people)()
     a, b = two_servers
-    players = [SocketPlayer(server, code, tokens[name]) for server, name in ((a, "Ana"), (b, "Ben"))]
+    players = [SocketPlayer(a, code, tokens["Ana"]), SocketPlayer(b, code, tokens["Ben"])]
     for player in players:
         await player.connect()
         await player.next_view()

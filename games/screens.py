@@ -1,4 +1,4 @@
-"""What one seat's screen shows: read from the database, worked out here, drawn by templates.
+"""What one seat's screen shows: the table as committed, worked out here, drawn by templates.
 
 The page and the socket show the same regions (templates/games/regions/), each a top-level
 element with a stable id: the page includes them, and a socket sends them in every view
@@ -27,6 +27,8 @@ from scoring.services import compute_sheet
 from .models import BOT_LEVELS, Table, TableSeat, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
+SHARED = "games/regions/shared.html"  # the regions every seat sees alike
+PLAYERS = "games/regions/players.html"
 
 
 @dataclass
@@ -125,13 +127,18 @@ SEAT_SHOWN = (
 
 
 def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
+    """The table and seats of a :func:`snapshot`, as rows to draw from (never saved): what
+    it does not carry is left empty, rather than to the columns' defaults (a new secret,
+    the default rules)."""
     at = data["next_round_at"]
     table = Table(
         **{name: data[name] for name in TABLE_SHOWN},
         next_round_at=parse_datetime(at) if at else None,
-        rules={},  # not shown (the game has them), and the default would build a Rules
+        host_token="",
+        rules={},
+        seed=0,
     )
-    return table, [TableSeat(table=table, **seat) for seat in data["seats"]]
+    return table, [TableSeat(table=table, token="", **seat) for seat in data["seats"]]
 
 
 def view_message(
@@ -167,10 +174,6 @@ def view_message(
             ]
         )
     return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
-
-
-SHARED = "games/regions/shared.html"
-PLAYERS = "games/regions/players.html"
 
 
 def _shown(seat: TableSeat) -> tuple:

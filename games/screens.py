@@ -29,6 +29,7 @@ from .models import BOT_LEVELS, Table, TableSeat, seated
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
 PLAYERS = "games/regions/players.html"
+SHEET = "games/partials/sheet.html"
 
 
 @dataclass
@@ -70,11 +71,14 @@ def screen(
     table, seats = found
     me = next((s for s in seats if token and s.token == token), None)
     viewer = Viewer(me.pk if me else None, bool(host_token) and host_token == table.host_token)
-    return _screen(table, seats, viewer, with_sheet)
+    found = _screen(table, seats, viewer, with_sheet)
+    if found.context["sheet_due"]:
+        found.context["sheet"] = sheet_context(table)
+    return found
 
 
 def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bool) -> Screen:
-    """The screen of ``viewer``. The score sheet, the costliest region, comes only when
+    """The screen of ``viewer``. The score sheet, the costliest region, is due only when
     asked for (a page, a socket's first view) and while a round is over, when its scores
     change."""
     me = next((s for s in seats if s.pk == viewer.seat_id), None)
@@ -83,8 +87,8 @@ def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bo
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
     context = screen_context(table, seats, me, game, view, is_host=viewer.is_host)
-    if table.match_id is not None and (with_sheet or (view is not None and view.round_over)):
-        context["sheet"] = sheet_context(table)
+    round_over = view is not None and view.round_over
+    context["sheet_due"] = table.match_id is not None and (with_sheet or round_over)
     data = _table_data(table, seats) | {
         "seat": me.position if me else None,
         "game": None if view is None else _game_data(view, game),
@@ -149,9 +153,9 @@ def view_message(
     (a :func:`snapshot` an announcement carried) or, without one, as read now.
 
     The regions every seat sees alike are drawn once per process for each version of the
-    table (``Table.drawn``): the board, the moves and the top bar, by the names they show,
-    and the players, by the seats they show (the host's with its offers). Only the round's
-    end, the dock and the score sheet are drawn for each socket."""
+    table (``Table.drawn``): the board, the moves and the top bar, by the names they show;
+    the players, by the seats they show (the host's with its offers); and the score sheet.
+    Only the round's end and the dock are drawn for each socket."""
     found = _from_snapshot(shown) if shown is not None else seated(code)
     if found is None:
         gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
@@ -173,6 +177,8 @@ def view_message(
                 render_to_string("games/regions/seat.html", context),
             ]
         )
+        if context["sheet_due"]:  # the rounds a version has recorded: once per version
+            html += table.drawn(("sheet",), lambda: render_to_string(SHEET, sheet_context(table)))
     return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
 
 

@@ -28,8 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.urls import path
 
 from games.engine import RecordError
 
@@ -88,10 +87,7 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.display(description="match")
     def review(self, table: Table) -> str:
-        if table.match_id is None:
-            return "not started"
-        url = reverse("admin:scoring_match_change", args=[table.match_id])
-        return format_html('<a href="{}">Review the match</a>', url)
+        return render_to_string("admin/games/table_review_link.html", {"table": table})
 
 
 # -- online matches: what scoring's match and player admin are extended with ---------------
@@ -220,27 +216,9 @@ class MatchAdmin(scoring_admin.MatchAdmin):
         table = review.table_of(match)
         if table is None:
             return super().links(match)
-        export = reverse("admin:scoring_match_export", args=[match.pk])
-        replays = format_html_join(
-            " ",
-            '<a href="{}">round {}</a>',
-            (
-                (reverse("admin:scoring_match_replay", args=[match.pk, number]), number)
-                for number in review.rounds_in(review.records_of(match))
-            ),
-        )
-        imported = (
-            " Imported from a game record: read-only, never playable." if table.imported else ""
-        )
-        return format_html(
-            'Table <a href="{}">{}</a>.{} <a href="{}">Export the game record</a> (JSON Lines). '
-            "Replay: {}",
-            reverse("admin:games_table_change", args=[table.pk]),
-            table.code,
-            imported,
-            export,
-            replays,
-        )
+        rounds = review.rounds_in(review.records_of(match))
+        context = {"match": match, "table": table, "rounds": rounds}
+        return render_to_string("admin/games/match_links.html", context)
 
     @admin.display(description="move log")
     def move_log(self, match: Match) -> str:

@@ -17,8 +17,6 @@ from django.contrib import admin
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 
 from games.engine.rules import PRESETS, VARIANTS, describe
 from games.engine.tiles import SUPPORTED_SETS
@@ -202,17 +200,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="links")
     def links(self, match: Match) -> str:
-        viewer = reverse("scoring:viewer", args=[match.viewer_code])
-        return format_html('<a href="{}">The read-only sheet</a>', viewer)
+        return render_to_string("admin/scoring/match/sheet_link.html", {"match": match})
 
     @admin.display(description="rules")
     def rules_in_full(self, match: Match) -> str:
         rules = match.get_rules()
-        return format_html(
-            "<p>{}</p><ul>{}</ul>",
-            review.rules_summary(rules),
-            format_html_join("", "<li>{}</li>", ((line,) for line in review.rules_lines(rules))),
-        )
+        context = {"summary": review.rules_summary(rules), "lines": review.rules_lines(rules)}
+        return render_to_string("admin/scoring/match/rules.html", context)
 
     @admin.display(description="score sheet")
     def score_sheet(self, match: Match) -> str:

@@ -178,7 +178,7 @@ def view_message(
             ]
         )
         if context["sheet_due"]:  # the rounds a version has recorded: once per version
-            html += table.drawn(("sheet",), lambda: render_to_string(SHEET, sheet_context(table)))
+            html += table.drawn(("sheet",), lambda: _draw_sheet(table))
     return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
 
 
@@ -231,6 +231,10 @@ def screen_context(
         stand_in_for=_stand_in_for(seats, me, view) if is_host else None,
     )
     return context
+
+
+def _draw_sheet(table: Table) -> str:
+    return render_to_string(SHEET, {"sheet": sheet_context(table)})
 
 
 def sheet_context(table: Table) -> dict[str, Any]:

@@ -55,7 +55,9 @@ def test_a_view_message_holds_the_same_data_as_the_page_through_a_round_and_its_
         if not over:
             seat = tokens[views[-1]["game"]["turn"]]
             services.act(table.code, seat, parse(first_legal_move(table, seat)))
-    assert "table-sheet" in views[0]["html"]  # the round's end, with its score sheet
+    # The round's end, with its score sheet: the round's scores and the totals.
+    sheet = re.search(r'<section id="table-sheet".*?</section>', views[0]["html"], re.S).group(0)
+    assert "<tfoot>" in sheet and all(s["name"] in sheet for s in views[0]["seats"])
 
 
 def test_a_refused_action_leaves_the_stand_in_as_it_was():

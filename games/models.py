@@ -65,8 +65,8 @@ class Table(models.Model):
     )
     revision = models.PositiveIntegerField(
         default=0,
-        help_text="Changes anybody can see (the game, the seats, who is here); screens are "
-        "cached by it.",
+        help_text="Changes anybody can see (the game, the seats, who is here); a socket "
+        "sends a view for each newer one.",
     )
     next_round_at = models.DateTimeField(
         null=True, blank=True, help_text="When the next round starts if not everybody is ready."

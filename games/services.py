@@ -309,13 +309,17 @@ def connect(code: str, token: str | None, host_token: str, channel: str) -> tupl
 
 
 def disconnect(code: str, channel: str) -> None:
+    """A socket closed: its seat, if it still holds one, is away."""
     with transaction.atomic():
         found = seated(code, lock=True)
-        seat = found and next((s for s in found[1] if s.channel_name == channel), None)
+        if found is None:
+            return
+        table, seats = found
+        seat = next((s for s in seats if s.channel_name == channel), None)
         if seat is not None:
             seat.channel_name = ""
             seat.save(update_fields=["channel_name"])
-            _announce(*found)
+            _announce(table, seats)
 
 
 # -- helpers ------------------------------------------------------------------------------

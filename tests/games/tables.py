@@ -13,7 +13,8 @@ def view_message(code: str, token: str | None, host_token: str = "") -> str:
     sends, read from the database."""
     seat = TableSeat.objects.filter(table__code=code, token=token).first() if token else None
     table = Table.objects.get(code=code)
-    viewer = screens.Viewer(seat and seat.pk, bool(host_token) and host_token == table.host_token)
+    is_host = bool(host_token) and host_token == table.host_token
+    viewer = screens.Viewer(seat.pk if seat else None, is_host)
     return screens.view_message(code, viewer)[0]
 
 

@@ -28,6 +28,7 @@ from django.db import connection
 
 from . import screens, services, sessions
 from .forms import BadMessage, Intent, parse_intent
+from .models import group_name
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._checked = time.monotonic()
         await self.accept()
         try:
-            self.viewer, replaced = await write(services.connect)(
+            self.viewer, replaced, due = await write(services.connect)(
                 self.code, self.token, host_token, self.channel_name
             )
         except services.Refused as refused:
@@ -80,10 +81,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.send(replaced, {"type": "seat.replaced"})
         # Joined before the first view is read: a change committed from here on is
         # announced to this socket, and one committed before is in the view.
-        self.group = f"table-{self.code}"
+        self.group = group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.push(with_sheet=True)
-        after(self.code, await read(services.pending)(self.code))
+        after(self.code, due)  # what a restarted server left waiting: bots, a countdown
 
     async def disconnect(self, code: int) -> None:
         if self.group:

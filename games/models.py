@@ -108,8 +108,7 @@ class Table(models.Model):
 
     @property
     def group_name(self) -> str:
-        """The channel-layer group every socket open on this table listens to."""
-        return f"table-{self.code}"
+        return group_name(self.code)
 
     def game(self) -> Game | None:
         """The game at this row's version, as the move log gives it; None before the start."""
@@ -215,6 +214,11 @@ class Move(models.Model):
         return f"{self.table.code} #{self.number}: {what}"
 
 
+def group_name(code: str) -> str:
+    """The channel-layer group every socket open on the table of ``code`` listens to."""
+    return f"table-{code}"
+
+
 def seated(code: str, *, lock: bool = False) -> tuple[Table, list[TableSeat]] | None:
     """The table of ``code`` and its seats, in one query (a table always has its host's
     seat); None for no such table. With ``lock``, the table's row stays locked until the
@@ -263,15 +267,15 @@ class _Versions:
 
     def at(self, table: Table) -> Version:
         with self._lock:
-            kept = self._latest.get(table.code)
-        if kept is not None and kept.number == table.version:
+            kept = self._latest.get(table.code, BEFORE_THE_START)
+        if kept.number == table.version:
             return kept
-        start = kept if kept is not None and kept.number < table.version else None
-        replayer = Replayer(start.game if start else None)
-        moves = Move.objects.filter(table=table, version__lte=table.version)
-        if start is not None:
-            moves = moves.filter(version__gt=start.number)
-        for record in moves.order_by("number").values_list("record", flat=True):
+        if kept.number > table.version:  # a row read before a commit this process has seen
+            kept = BEFORE_THE_START
+        replayer = Replayer(kept.game)
+        moves = Move.objects.filter(table=table, version__gt=kept.number)
+        moves = moves.filter(version__lte=table.version).order_by("number")
+        for record in moves.values_list("record", flat=True):
             replayer.feed(record)
         return self.keep(table.code, table.version, replayer.game)
 
@@ -287,6 +291,7 @@ class _Versions:
         return version
 
 
+BEFORE_THE_START = Version(0, None)  # a table's version 0: a lobby, with no move yet
 _versions = _Versions()
 
 

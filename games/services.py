@@ -212,15 +212,6 @@ def play_bot_turn(code: str) -> Outcome | None:
     return _outcome(table, game, seats)
 
 
-def pending(code: str) -> Outcome | None:
-    """What a table waits for when nobody is acting: a bot's turn or the next round."""
-    found = seated(code)
-    if found is None or found[0].status != Table.Status.PLAYING:
-        return None
-    table, seats = found
-    return _outcome(table, table.game(), seats)
-
-
 def ready(code: str, token: str) -> Outcome | None:
     """A person is ready for the next round; the round is dealt once every person is."""
     with transaction.atomic():
@@ -289,23 +280,28 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
         _announce(table, seats)
 
 
-def connect(code: str, token: str | None, host_token: str, channel: str) -> tuple[Viewer, str]:
+def connect(
+    code: str, token: str | None, host_token: str, channel: str
+) -> tuple[Viewer, str, Outcome | None]:
     """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns who
-    the socket's screens are for, and the channel of the socket it replaces, which must be
-    closed (one socket a seat). A person coming back takes their seat back from a stand-in
-    bot."""
+    the socket's screens are for, the channel of the socket it replaces, which must be
+    closed (one socket a seat), and what the table waits for (a bot's turn, the next round:
+    a restarted server picks them up here). A person coming back takes their seat back
+    from a stand-in bot."""
     with transaction.atomic():
         table, seats = _locked(code)
         is_host = bool(host_token) and host_token == table.host_token
-        if token is None:
-            return Viewer(None, is_host), ""
-        seat = _seat_of(seats, token)
-        replaced = seat.channel_name if seat.channel_name != channel else ""
-        seat.channel_name = channel
-        seat.stand_in = ""
-        seat.save(update_fields=["channel_name", "stand_in"])
-        _announce(table, seats)
-    return Viewer(seat.pk, is_host), replaced
+        viewer, replaced = Viewer(None, is_host), ""
+        if token is not None:
+            seat = _seat_of(seats, token)
+            viewer = Viewer(seat.pk, is_host)
+            replaced = seat.channel_name if seat.channel_name != channel else ""
+            seat.channel_name = channel
+            seat.stand_in = ""
+            seat.save(update_fields=["channel_name", "stand_in"])
+            _announce(table, seats)
+    playing = table.status == Table.Status.PLAYING
+    return viewer, replaced, _outcome(table, table.game(), seats) if playing else None
 
 
 def disconnect(code: str, channel: str) -> None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import unicodedata
 
-
 # Cyrillic and Greek letters whose capital (or small) form is drawn as a Latin letter, as
 # they are after case-folding.
 LOOKALIKES = str.maketrans(
-    "авекмнорстхуіјѕ" "αβεζηικμνορτυχ",
-    "abekmhopctxyijs" "abezhikmnoptyx",
+    "авекмнорстхуіјѕαβεζηικμνορτυχ",
+    "abekmhopctxyijsabezhikmnoptyx",
 )
 
 

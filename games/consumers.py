@@ -16,15 +16,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import connection
+
+from common.sockets import GuardedConsumer
 
 from . import screens, services, sessions
 from .forms import BadMessage, Intent, parse_intent
@@ -34,12 +34,6 @@ log = logging.getLogger(__name__)
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
 REPLACED = 4409
-TOO_BIG = 4413
-FLOOD = 4429
-
-MAX_MESSAGE = 8_192  # bytes; the longest legal line is well under 2 KB
-BURST = 30  # messages a socket may send at once...
-RATE = 10.0  # ...and per second after that
 
 
 def write(service: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -53,30 +47,31 @@ def write(service: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 read = database_sync_to_async  # what only reads runs in Channels' one ORM thread
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(GuardedConsumer):
     code: str
     token: str | None = None
+    group = ""
     viewer: screens.Viewer
     shown: int = 0  # the newest revision this socket has sent a view of
 
     # -- connection ------------------------------------------------------------------------
 
-    async def connect(self) -> None:
+    def sender_key(self) -> str:
+        """A seat's budget follows its token across sockets; a spectator's, the address."""
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
+        return f"seat:{self.token}" if self.token else super().sender_key()
+
+    async def opened(self) -> None:
         host_token = sessions.host_token(self.scope.get("session"), self.code)
-        self.group = ""
-        self._allowance = float(BURST)
-        self._checked = time.monotonic()
-        await self.accept()
         try:
             self.viewer, replaced, due = await write(services.connect)(
                 self.code, self.token, host_token, self.channel_name
             )
         except services.Refused as refused:
-            await self._send({"type": "error", "code": "refused", "message": str(refused)})
-            await self.close(code=NO_TABLE)
-            return
+            self.token = None  # it holds no seat: nothing to free
+            await self.refuse("refused", str(refused))
+            await self.stop(NO_TABLE)
         if replaced:
             await self.channel_layer.send(replaced, {"type": "seat.replaced"})
         # Joined before the first view is read: a change committed from here on is
@@ -86,7 +81,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.push(with_sheet=True)
         after(self.code, due)  # what a restarted server left waiting: bots, a countdown
 
-    async def disconnect(self, code: int) -> None:
+    async def release(self) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.token:
@@ -94,21 +89,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # -- what the browser sends --------------------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self._within_rate():
-            await self.close(code=FLOOD)
-            return
-        if text_data is None:
-            await self._error("bad_message", "Messages are JSON text, not binary frames.")
-            return
-        if len(text_data.encode()) > MAX_MESSAGE:
-            await self.close(code=TOO_BIG)
-            return
+    async def message(self, data: dict[str, Any]) -> None:
         try:
-            intent = parse_intent(json.loads(text_data))
-        except (ValueError, BadMessage) as error:
-            text = str(error) if isinstance(error, BadMessage) else "Messages are JSON objects."
-            await self._error("bad_message", text)
+            intent = parse_intent(data)
+        except BadMessage as error:
+            await self.refuse("bad_message", str(error))
             return
         if intent.type == "ping":
             await self._send({"type": "pong"})
@@ -118,7 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.push()
             return
         if self.token is None:
-            await self._error("spectator", "Spectators watch: take a seat to play.")
+            await self.refuse("spectator", "Spectators watch: take a seat to play.")
             return
         await self._act(intent)
 
@@ -129,11 +114,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             else:
                 outcome = await write(services.act)(self.code, self.token, intent)
         except services.Stale as stale:
-            await self._error("stale", str(stale))
+            await self.refuse("stale", str(stale))
             await self.push()
             return
         except services.Refused as refused:
-            await self._error("refused", str(refused))
+            await self.refuse("refused", str(refused))
             return
         after(self.code, outcome)
 
@@ -156,7 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             }
         )
         self.token = None  # do not free the seat the other screen now holds
-        await self.close(code=REPLACED)
+        await self.stop(REPLACED)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -174,19 +159,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if query.get("seat"):
             return query["seat"][0]
         return sessions.seat_token(self.scope.get("session"), self.code)
-
-    def _within_rate(self) -> bool:
-        """A token bucket: BURST messages at once, RATE a second after that."""
-        now = time.monotonic()
-        self._allowance = min(BURST, self._allowance + (now - self._checked) * RATE)
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    async def _error(self, code: str, message: str) -> None:
-        await self._send({"type": "error", "code": code, "message": message})
 
     async def _send(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))

@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+
+from common.sockets import GuardedConsumer
 
 from . import live, services, sessions
 from .entries import Refused
@@ -25,29 +26,33 @@ from .rendering import Viewer, render_notice, render_parts
 REFUSED = 4403  # a 4xxx close tells htmx-ext-ws not to reconnect
 
 
-class SheetConsumer(AsyncWebsocketConsumer):
-    match_id: int
+class SheetConsumer(GuardedConsumer):
+    """Its budget is the client address's (common.sockets): phones hold no seat token."""
+
+    match_id: int | None = None
     viewer: Viewer
 
-    async def connect(self) -> None:
+    async def opened(self) -> None:
         found = await self._find(self.scope["url_route"]["kwargs"])
-        await self.accept()
         if found is None:
-            await self.close(code=REFUSED)
-            return
+            await self.stop(REFUSED)
         self.match_id, self.viewer = found
         await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
         await self.send(text_data=await self._render(live.ALL_PARTS))
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "match_id"):
+    async def release(self) -> None:
+        if self.match_id is not None:
             await self.channel_layer.group_discard(
                 live.group_name(self.match_id), self.channel_name
             )
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        for frame in await self._handle(text_data or ""):
+    async def message(self, data: dict[str, Any]) -> None:
+        for frame in await self._handle(data):
             await self.send(text_data=frame)
+
+    async def refuse(self, code: str, message: str) -> None:
+        """The sheet speaks HTML to htmx: a refusal is a notice, as every other."""
+        await self.send(text_data=render_notice("That message could not be read; reload the page."))
 
     async def sheet_changed(self, event: dict[str, Any]) -> None:
         """A committed change to this match: redraw the regions it touched."""
@@ -69,17 +74,11 @@ class SheetConsumer(AsyncWebsocketConsumer):
         return render_parts(Match.objects.get(pk=self.match_id), self.viewer, parts)
 
     @database_sync_to_async
-    def _handle(self, text: str) -> list[str]:
+    def _handle(self, message: dict[str, Any]) -> list[str]:
         """Frames for this phone only: what became of its message."""
         match = Match.objects.get(pk=self.match_id)
-        try:
-            message = json.loads(text)
-        except ValueError:
-            message = None
         if not self.viewer.editor:
             return [render_notice("This is the read-only sheet: open the join link to edit.")]
-        if not isinstance(message, dict):
-            return [render_notice("That message could not be read; reload the page.")]
         action = message.get("action")
         if action == "sync":
             return [render_parts(match, self.viewer, live.ALL_PARTS)]

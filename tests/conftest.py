@@ -65,3 +65,14 @@ def no_session_left_on_the_test_database(request, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def fresh_socket_budgets():
+    """Every test's sockets start with full budgets (common.sockets keeps them per process,
+    by sender, and the test client's address is the same for all)."""
+    from common import sockets
+
+    sockets.budgets.clear()
+    yield
+    sockets.budgets.clear()

@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from common import sockets
 from config.asgi import application
-from games import consumers
 from games.models import Move, Table
 
 from .conftest import ORIGIN, fresh_channel_layer, make_table
@@ -114,7 +114,7 @@ def test_random_and_malformed_messages_never_break_the_server_or_change_the_game
     batch, who, monkeypatch
 ):
     # The rate limit has its own test; here every message must be read and answered.
-    monkeypatch.setattr(consumers, "BURST", 10_000)
+    monkeypatch.setattr(sockets, "BURST", 10_000)
     code, _, tokens = make_table(bots=())
     before = Table.objects.get(code=code).version, Move.objects.filter(table__code=code).count()
     token = tokens["Ben"] if who == "off-turn" else None  # Ana is on turn: nobody else may move

@@ -1,0 +1,210 @@
+"""The guard both websockets (a table's and a score sheet's) stand behind.
+
+What a hostile client can send is bounded in layers (docs/security.md has the whole list):
+nginx limits connections and upgrades per address, daphne the size of one message
+(``--websocket-max-message-size``), and this guard what the application does for a socket:
+
+- a budget of messages per *sender*, not per socket: a seat's token, else the client's
+  address (daphne's ``--proxy-headers`` makes that the real one behind nginx). Opening a
+  socket spends from it too, and an empty budget refuses the handshake before any database
+  work, so reconnecting does not refill it;
+- the frame's length is checked before anything reads it, and JSON nested deeper than any
+  message of the protocol is refused with an error frame (the parser would otherwise recurse
+  until a ``RecursionError``);
+- a socket over its budget is closed at once, its sender's budget is set below zero (a
+  penalty of PENALTY seconds), and the consumer stops: frames still in flight are never
+  handled, so nothing is sent to a closing socket;
+- whatever ends a socket (a close, a client gone, an exception, a cancelled task), its
+  ``release`` runs once, in a ``finally``: the seat is marked away even when a handler failed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from autobahn.exception import Disconnected  # what daphne raises on a send to a closed peer
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+log = logging.getLogger(__name__)
+
+TOO_BIG = 4413  # 4xxx closes are final: the page stops reconnecting and says why
+FLOOD = 4429
+FAILED = 1011  # the server's own fault: the page reconnects
+
+MAX_MESSAGE = 8_192  # characters; the longest legal message is well under 2 KB
+MAX_DEPTH = 4  # the deepest message of either protocol is an object holding a list of lists
+BURST = 30  # messages a sender may send at once...
+RATE = 10.0  # ...and per second after that
+CONNECT_COST = 3  # opening a socket spends three: eight phones on one wifi may open at once
+PENALTY = 10.0  # seconds a flooding sender waits before it may connect again
+
+
+@dataclass
+class Budget:
+    """A token bucket: BURST messages at once, RATE a second after that."""
+
+    allowance: float
+    checked: float
+
+    def spend(self, cost: float, now: float) -> bool:
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < cost:
+            return False
+        self.allowance -= cost
+        return True
+
+    def full(self, now: float) -> bool:
+        return self.allowance + (now - self.checked) * RATE >= BURST
+
+
+# One process's budgets by sender. A sender idle long enough to have a full budget again is
+# forgotten (a fresh one is the same), so the dictionary holds only the recently active.
+budgets: dict[str, Budget] = {}
+_pruned = 0.0
+
+
+def budget(sender: str, now: float) -> Budget:
+    global _pruned
+    if now - _pruned > 60:
+        for key in [k for k, b in budgets.items() if b.full(now)]:
+            del budgets[key]
+        _pruned = now
+    return budgets.setdefault(sender, Budget(float(BURST), now))
+
+
+class BadMessage(ValueError):
+    """A frame that is not a JSON object of the protocol's shape: the text says why."""
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The frame as a JSON object, refused when not one or nested deeper than MAX_DEPTH."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BadMessage("That message is nested too deeply to be one of this game's.") from None
+    except ValueError:
+        raise BadMessage("Messages are JSON objects.") from None
+    if not isinstance(data, dict):
+        raise BadMessage("A message is a JSON object with a type.")
+    if _depth(data) > MAX_DEPTH:
+        raise BadMessage("That message is nested too deeply to be one of this game's.")
+    return data
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH + 1) -> int:
+    """How deep lists and objects nest in ``value``, counted no further than ``limit``."""
+    if not isinstance(value, dict | list) or limit == 0:
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(item, limit - 1) for item in items), default=0)
+
+
+class GuardedConsumer(AsyncWebsocketConsumer):
+    """A websocket consumer behind the guard. Subclasses implement ``opened`` (after the
+    handshake was admitted), ``message`` (each frame, parsed) and ``release`` (undo what
+    ``opened`` did; it runs once, however the socket ends)."""
+
+    sender: str = ""
+    stopping = False
+    _released = False
+
+    # -- Channels' entry points --------------------------------------------------------------
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._release_once()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every message, the socket's and the groups': a handler that fails closes this
+        socket alone, logged once here (not again by daphne)."""
+        if self.stopping:
+            return
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            log.exception("A %s socket failed on %s", type(self).__name__, message.get("type"))
+            await self.stop(FAILED)
+
+    async def connect(self) -> None:
+        self.sender = self.sender_key()
+        if not budget(self.sender, time.monotonic()).spend(CONNECT_COST, time.monotonic()):
+            await self.close()  # before the handshake completes: daphne answers 403
+            raise StopConsumer
+        await self.accept()
+        await self.opened()
+
+    async def disconnect(self, code: int) -> None:
+        await self._release_once()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not budget(self.sender, time.monotonic()).spend(1, time.monotonic()):
+            budgets[self.sender].allowance = -PENALTY * RATE
+            log.info("Closed a flooding %s socket of %s", type(self).__name__, self.sender)
+            await self.stop(FLOOD)
+        if text_data is None:
+            await self.refuse("bad_message", "Messages are JSON text, not binary frames.")
+            return
+        if len(text_data) > MAX_MESSAGE:
+            await self.stop(TOO_BIG)
+        try:
+            data = parse(text_data)
+        except BadMessage as error:
+            await self.refuse("bad_message", str(error))
+            return
+        await self.message(data)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Send, unless this socket is closing: its peer may have left between our reading
+        its last frame and this answer, which is no error of ours."""
+        if self.stopping:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            await self.stop(None)
+
+    # -- for subclasses ----------------------------------------------------------------------
+
+    def sender_key(self) -> str:
+        """Whose budget this socket spends: by default the client's address."""
+        client = self.scope.get("client") or ("unknown", 0)
+        return f"address:{client[0]}"
+
+    async def opened(self) -> None:
+        raise NotImplementedError
+
+    async def message(self, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def release(self) -> None:
+        raise NotImplementedError
+
+    async def refuse(self, code: str, message: str) -> None:
+        """Tell this socket alone what was wrong with its message."""
+        error = {"type": "error", "code": code, "message": message}
+        await self.send(text_data=json.dumps(error, separators=(",", ":")))
+
+    async def stop(self, code: int | None) -> None:
+        """Close this socket (with ``code`` unless its peer is already gone), undo what it
+        joined, and end the consumer: frames still in flight are never handled."""
+        if not self.stopping:
+            if code is not None:
+                await self.close(code=code)
+            self.stopping = True
+        await self._release_once()
+        raise StopConsumer
+
+    async def _release_once(self) -> None:
+        if not self._released:
+            self._released = True
+            await self.release()

@@ -1,0 +1,116 @@
+"""A hostile client at a table's socket: what it sends is bounded, and what it breaks is its
+own socket only (common.sockets, the guard).
+
+Floods and storms are timed in benchmarks/abuse.py; these tests hold the behaviour."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from channels.db import database_sync_to_async
+
+from common import sockets
+from games import services
+from games.models import TableSeat
+
+from .conftest import Player, make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEEP = "[" * 4_000  # 4 KB, under the size limit: the parser would recurse 4,000 deep
+
+
+async def outputs_until_close(player: Player) -> tuple[list[dict], dict]:
+    """Every frame the socket sends, up to and with its close."""
+    sent = []
+    while True:
+        output = await player.socket.receive_output(timeout=2)
+        if output["type"] == "websocket.close":
+            return sent, output
+        sent.append(json.loads(output["text"]))
+
+
+@database_sync_to_async
+def channel_of(code: str, name: str) -> str:
+    return TableSeat.objects.get(table__code=code, name=name).channel_name
+
+
+async def test_json_nested_deeper_than_any_message_gets_an_error_and_the_socket_stays():
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    for deep in (DEEP, '{"type": "ping", "x": [[[[[1]]]]]}'):
+        await ana.socket.send_to(text_data=deep)
+        error = await ana.next_message()
+        assert error["code"] == "bad_message" and "nested too deeply" in error["message"]
+    await ana.send({"type": "ping"})
+    assert (await ana.next_message())["type"] == "pong"
+    assert await channel_of(code, "Ana")
+
+
+async def test_a_failing_handler_closes_its_socket_logs_once_and_marks_the_seat_away(
+    monkeypatch, caplog
+):
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    view = await ana.connect()
+    assert await channel_of(code, "Ana")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in a service")
+
+    monkeypatch.setattr(services, "act", broken)
+    with caplog.at_level(logging.ERROR):
+        await ana.send({"type": "draw", "version": view["version"]})
+        sent, closed = await outputs_until_close(ana)
+    assert closed == {"type": "websocket.close", "code": 1011}
+    assert sent == []
+    assert [r.message for r in caplog.records if r.levelno >= logging.ERROR] == [
+        "A TableConsumer socket failed on websocket.receive"
+    ]
+    assert await channel_of(code, "Ana") == ""  # the others see Ana away; a bot stands in
+
+
+async def test_after_a_flood_closes_the_socket_nothing_more_is_read_or_sent():
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    for _ in range(sockets.BURST + 30):
+        await ana.socket.send_to(text_data='{"type": "ping"}')
+    sent, closed = await outputs_until_close(ana)
+    assert closed == {"type": "websocket.close", "code": sockets.FLOOD}
+    assert len(sent) < sockets.BURST  # pongs (and maybe a view) for what fitted the budget
+    assert await ana.socket.receive_nothing(timeout=0.5)  # the 30 frames after: ignored
+    assert await channel_of(code, "Ana") == ""
+
+
+async def test_a_flooding_seat_cannot_come_back_at_once_with_a_fresh_socket():
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    for _ in range(sockets.BURST + 1):
+        await ana.socket.send_to(text_data='{"type": "ping"}')
+    _, closed = await outputs_until_close(ana)
+    assert closed["code"] == sockets.FLOOD
+    again = Player(code, tokens["Ana"])
+    connected, _ = await again.socket.connect()
+    assert not connected  # refused at the handshake, before any database work
+    assert await channel_of(code, "Ana") == ""
+    ben = Player(code, tokens["Ben"])  # another seat's budget is its own
+    await ben.connect()
+
+
+async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused():
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    admitted = 0
+    for _ in range(sockets.BURST):  # far quicker than any page reconnects
+        ana = Player(code, tokens["Ana"])
+        connected, _ = await ana.socket.connect()
+        if not connected:
+            break
+        admitted += 1
+        await ana.next_view()
+        await ana.close()
+    assert admitted == sockets.BURST // sockets.CONNECT_COST

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from common.csv_cells import csv_cell
 from games.engine.rules import PRESET_DESCRIPTIONS
 from games.engine.tiles import SUPPORTED_SETS, full_set
 
@@ -129,19 +130,19 @@ def viewer(request: HttpRequest, viewer_code: str) -> HttpResponse:
 
 @require_GET
 def export_csv(request: HttpRequest, viewer_code: str) -> HttpResponse:
-    """Scores per round and player, then the totals: for a spreadsheet."""
+    """Scores per round and player, then the totals: for a spreadsheet. Every cell goes
+    through ``csv_cell``: names are people's typing, and a name like ``=HYPERLINK(...)``
+    must open as text, not run as a formula (scores are ints, so they stay numbers)."""
     match = get_object_or_404(Match, viewer_code=viewer_code)
     sheet = services.compute_sheet(match)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_file_name(match)}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["Round", "Double", *(seat.player.name for seat in sheet.seats)])
+    rows = [["Round", "Double", *(seat.player.name for seat in sheet.seats)]]
     for row in sheet.rows:
         double = f"{row.double}-{row.double}" if row.counted else "not counted"
-        writer.writerow(
-            [row.number, double, *("" if c.score is None else c.score for c in row.cells)]
-        )
-    writer.writerow(["Total", "", *sheet.totals])
+        rows.append([row.number, double, *("" if c.score is None else c.score for c in row.cells)])
+    rows.append(["Total", "", *sheet.totals])
+    csv.writer(response).writerows([csv_cell(value) for value in row] for row in rows)
     return response
 
 

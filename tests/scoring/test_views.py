@@ -9,6 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.engine.rules import Rules
+from scoring import services
 from scoring.models import Match, Player
 
 from .conftest import enter, enter_seed_rounds
@@ -216,3 +218,17 @@ def test_the_admin_lists_matches_players_and_entries_with_their_history(admin_cl
         html = admin_client.get(url).content.decode().lower()
         for text in texts:
             assert text.lower() in html, (url, text)
+
+
+def test_csv_export_neutralises_formulas_in_names_and_keeps_scores_numbers(client, db):
+    """A name a spreadsheet would run as a formula is written as text (OWASP's leading
+    quote); the app's own numbers, negative ones too, stay numbers."""
+    evil = '=HYPERLINK("http://evil.example","x")'
+    match = services.create_match([evil, "-Ben", "Cara"], Rules(out_score=-10), by="Ana")
+    enter(match, 1, 0, 12)
+    enter(match, 1, 1, None)
+    response = client.get(reverse("scoring:export-csv", args=[match.viewer_code]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["Round", "Double", f"'{evil}", "'-Ben", "Cara"]
+    assert rows[1] == ["1", "12-12", "12", "-10", ""]
+    assert rows[-1] == ["Total", "", "12", "-10", "0"]

@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 
 logger = logging.getLogger(__name__)
 
-CHANNEL_LAYER_TIMEOUT = 2.0  # seconds; a healthy Redis answers in milliseconds
+CHANNEL_LAYER_TIMEOUT = 2.0  # seconds for a few Redis commands, which take milliseconds
 
 
 @sync_to_async
@@ -26,9 +26,16 @@ def check_database() -> None:
 async def check_channel_layer() -> None:
     """Send a message to a fresh channel and read it back: proves the layer delivers, not
     merely that Redis accepts connections. A fresh name means replicas never read each
-    other's probes."""
+    other's probes.
+
+    The channel is a normal one (no "!", not from new_channel): channels-redis reads a
+    process-specific channel only through the receive loop all the process's sockets share,
+    whose holder blocks in BZPOPMIN until one of them gets a message, so a probe there timed
+    out (503 with no fault) whenever the sockets were quiet for CHANNEL_LAYER_TIMEOUT; a
+    normal channel is popped directly, by this request alone. With one Redis host (as
+    config/settings.py has it) the send and the receive use the same server."""
     layer = get_channel_layer()
-    channel = await layer.new_channel("healthz")
+    channel = f"healthz.{secrets.token_hex(16)}"
     nonce = secrets.token_hex(8)
     await layer.send(channel, {"type": "healthz.ping", "nonce": nonce})
     message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT)

@@ -231,7 +231,7 @@ class Change(models.Model):
     by = models.CharField(max_length=NAME_LENGTH)
     at = models.DateTimeField(auto_now_add=True)
     client_id = models.UUIDField(
-        null=True, blank=True, unique=True, help_text="Sent with an edit, so a retry applies once."
+        null=True, blank=True, help_text="Sent with an edit, so a retry applies once."
     )
     undoes = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="undone_by"
@@ -246,6 +246,11 @@ class Change(models.Model):
                 condition=Q(kind="entry", entry__isnull=False, setting="")
                 | Q(kind="setting", entry__isnull=True) & ~Q(setting=""),
                 name="change_names_what_changed",
+            ),
+            # A phone's id marks a retry within its match; the same id at another match is
+            # that match's own edit, never a reason to drop it.
+            models.UniqueConstraint(
+                fields=["match", "client_id"], name="change_client_id_unique_per_match"
             ),
         ]
 

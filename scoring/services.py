@@ -102,12 +102,13 @@ def record_entry(
 ) -> EntryOutcome:
     """Record what ``by`` entered in one cell, if the cell is still at ``base_version``.
 
-    A retried edit (same ``client_id``) is applied once: the retry reports ``duplicate``.
+    A retried edit (same ``client_id`` at this match) is applied once: the retry reports
+    ``duplicate``. Ids are the phones' own, so they are looked up in this match alone.
     An implausible entry is refused with a :class:`Refused` sentence and changes nothing."""
     with transaction.atomic():
         match = _locked(match)
         if client_id is not None:
-            earlier = Change.objects.filter(client_id=client_id).select_related("entry").first()
+            earlier = match.changes.filter(client_id=client_id).select_related("entry").first()
             if earlier is not None:
                 return EntryOutcome(DUPLICATE, earlier.entry, value)
         rules = match.get_rules()

@@ -1,6 +1,8 @@
 """The database itself refuses what the services refuse: rows written past every form and
 service (as a bug or a hand-written script would) still cannot break the sheet."""
 
+import uuid
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -85,6 +87,21 @@ def test_a_change_names_what_it_changed(seed_match):
         Change.objects.create(match=seed_match, kind="setting", by="Ana", new=50)  # which one?
     with pytest.raises(IntegrityError), transaction.atomic():
         Change.objects.create(match=seed_match, kind="entry", by="Ana")  # which entry?
+
+
+def test_a_client_id_is_unique_within_its_match_only(seed_match):
+    other = Match.objects.create()
+    client_id = uuid.uuid4()
+    for match in (seed_match, other):
+        Change.objects.create(
+            match=match, kind="setting", setting="rounds", by="Ana", client_id=client_id
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Change.objects.create(
+            match=other, kind="setting", setting="rounds", by="Ana", client_id=client_id
+        )
+    for _ in range(2):  # an edit without a client id (undo, a table's round) is never a retry
+        Change.objects.create(match=other, kind="setting", setting="rounds", by="Ana")
 
 
 def test_stored_rules_must_load_as_the_engines_rules(seed_match):

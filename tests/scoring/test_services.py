@@ -173,6 +173,26 @@ def test_a_retried_edit_is_applied_once(seed_match):
     assert (entry.pips, entry.version, entry.history.count()) == (25, 2, 2)
 
 
+def test_the_same_client_id_in_two_matches_records_both_edits(seed_match):
+    """A client id makes a retry apply once within its match: the same id arriving at
+    another match (another phone's id, a copied outbox) is a new edit there, not a retry."""
+    other = services.create_match(["Eve", "Finn"], Rules(), by="Eve")
+    client_id = uuid.uuid4()
+    outcomes = [
+        services.record_entry(
+            match, 1, 0, EntryValue.count(pips), base_version=0, client_id=client_id, by="Ana"
+        )
+        for match, pips in ((seed_match, 20), (other, 7))
+    ]
+    assert [o.status for o in outcomes] == [services.APPLIED, services.APPLIED]
+    assert Entry.objects.get(round__match=other, seat__position=0).pips == 7
+    assert Change.objects.filter(client_id=client_id).count() == 2
+    retry = services.record_entry(
+        other, 1, 0, EntryValue.count(7), base_version=0, client_id=client_id, by="Ana"
+    )
+    assert retry.status == services.DUPLICATE  # within one match it is still a retry
+
+
 def test_a_change_is_announced_after_commit_and_a_refusal_never(
     seed_match, django_capture_on_commit_callbacks, monkeypatch
 ):

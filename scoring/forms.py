@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 
+from common import names as people
 from games.engine.rules import (
     DOUBLE_BLANK_VALUES,
     LABELS,
@@ -131,12 +132,22 @@ class MatchForm(forms.Form):
         return [self[name] for name in ("highest_double", "preset", *HOUSE_RULES)]
 
     def names(self) -> list[str]:
-        """The names typed, in order, with empty rows skipped."""
+        """The names typed, in order, as shown (see ``clean``), with empty rows skipped."""
         typed = (self.cleaned_data.get(f"player_{n}", "") for n in range(1, MAX_PLAYERS + 1))
-        return [name.strip() for name in typed if name and name.strip()]
+        return [name for name in typed if name]
 
     def clean(self) -> dict[str, Any]:
+        """Each typed name as it will be shown (``common.names.clean``): a name that shows
+        nothing, only zero-width spaces say, is refused on its own row with the reason.
+        Names that read alike are refused by ``services.create_match``, which compares."""
         data = super().clean()
+        for number in range(1, MAX_PLAYERS + 1):
+            field = f"player_{number}"
+            if data.get(field):  # a row left empty is skipped, not an error
+                try:
+                    data[field] = people.clean(data[field], NAME_LENGTH)
+                except people.BadName as error:
+                    self.add_error(field, str(error))
         if self.errors:
             return data
         if len(self.names()) < 2:
@@ -173,9 +184,12 @@ class JoinForm(forms.Form):
         if self.errors:
             return data
         if data["seat"] is None:
-            if not data["name"].strip():
+            if not data["name"]:
                 raise forms.ValidationError("Pick your name, or type the name you go by.")
-            data["name"] = " ".join(data["name"].split())
+            try:
+                data["name"] = people.clean(data["name"], NAME_LENGTH)
+            except people.BadName as error:
+                self.add_error("name", str(error))
         else:
             data["name"] = self.seat_names[data["seat"]]
         return data

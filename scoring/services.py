@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
+from common import names as people
 from games.engine.rules import LABELS, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from games.engine.scoring import score, totals, winners
 from games.engine.tiles import Tile, name
@@ -62,25 +63,30 @@ def create_match(
     known: Iterable[Player] = (),
 ) -> Match:
     """A match with one seat per name, in order. A name matching one of ``known`` (players
-    this device has played with) reuses that player, so their matches stay together."""
-    names = [" ".join(n.split()) for n in names]
+    this device has played with) reuses that player, so their matches stay together.
+
+    Names are compared as a reader sees them (``common.names.key``): "Ana", "ANA",
+    "A\u200bna" and "Аna" (a Cyrillic А) are one name, so they can be neither two players of
+    a match nor two remembered players."""
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise Refused(f"A match has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.")
-    folded = [n.casefold() for n in names]
-    if any(not n for n in names) or any(len(n) > NAME_LENGTH for n in names):
-        raise Refused(f"Every player needs a name of 1 to {NAME_LENGTH} characters.")
-    repeated = next((n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1), None)
+    try:
+        names = [people.clean(n, NAME_LENGTH) for n in names]
+    except people.BadName as error:
+        raise Refused(str(error)) from None
+    keys = [people.key(n) for n in names]
+    repeated = next((n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1), None)
     if repeated:
         raise Refused(f"{repeated} is named twice; give each player their own name.")
     try:
         rules.hand_size_for(len(names))
     except RulesError as error:
         raise Refused(_reason(error)) from None
-    remembered = {p.name.casefold(): p for p in known}
+    remembered = {people.key(p.name): p for p in known}
     with transaction.atomic():
         match = Match.objects.create(kind=kind, rules=rules.to_dict(), created_by=by)
         for position, player_name in enumerate(names):
-            player = remembered.get(player_name.casefold()) or Player.objects.create(
+            player = remembered.get(people.key(player_name)) or Player.objects.create(
                 name=player_name
             )
             Seat.objects.create(match=match, player=player, position=position)

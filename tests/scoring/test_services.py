@@ -300,6 +300,9 @@ def test_a_match_seats_its_players_in_order_and_reuses_remembered_ones(db):
     assert [seat.player for seat in second.seats.all()][1] == ana
     assert [seat.player.name for seat in second.seats.all()] == ["Cy", "Ana"]
     assert second.kind == Match.Kind.SHEET and second.code != second.viewer_code
+    third = services.create_match(["\u0410na", "Dee\u200b"], Rules(), known=[ana])
+    assert third.seats.get(position=0).player == ana  # Cyrillic А: it reads as Ana
+    assert third.seats.get(position=1).player.name == "Dee"  # shown without the invisible
 
 
 @pytest.mark.parametrize(
@@ -307,6 +310,10 @@ def test_a_match_seats_its_players_in_order_and_reuses_remembered_ones(db):
     [
         (["Ana"], Rules(), "A match has 2 to 10 players, not 1"),
         (["Ana", "ANA "], Rules(), "Ana is named twice"),
+        (["Ana", "A\u200bna"], Rules(), "Ana is named twice"),  # a zero-width space inside
+        (["Ana", "\u0410na"], Rules(), "Ana is named twice"),  # a Cyrillic capital A
+        (["Ana", "\uff21\uff4e\uff41"], Rules(), "Ana is named twice"),  # full width
+        (["\u200b\u200b", "Ben"], Rules(), "Type a name with letters or digits in it"),
         ([str(n) for n in range(10)], Rules(highest_double=6), "10 hands of 3 need 30 tiles"),
     ],
 )

@@ -29,6 +29,10 @@ DEFAULT_RULES = {
 }
 
 
+# What common.names says of a name that shows nothing (only zero-width spaces, say).
+NOTHING_SHOWN = "Type a name with letters or digits in it: that one shows nothing."
+
+
 def create(client, *names, **rules):
     data = {**DEFAULT_RULES, **rules}
     data.update({f"player_{n}": name for n, name in enumerate(names, start=1)})
@@ -99,6 +103,9 @@ def test_players_are_remembered_by_the_device_for_its_next_match(client):
         (["Ana", "Ben"], {"highest_double": "6"}, "Select a valid choice. 13 is not one of"),
         (["Ana", "Ben"], {"preset": "anything"}, "Select a valid choice"),
         (["A" * 41, "Ben"], {}, "at most 40 characters"),
+        (["Ana", "A\u200bna"], {}, "Ana is named twice"),
+        (["Ana", "\u0410na"], {}, "Ana is named twice"),
+        (["\u200b\u200b\u200b", "Ben", "Cy"], {}, NOTHING_SHOWN),
     ],
 )
 def test_a_bad_match_changes_nothing_and_says_why(client, names, rules, message):
@@ -114,6 +121,9 @@ def test_joining_needs_a_seat_or_a_name(client, seed_match):
     assert "Pick your name, or type the name you go by." in response.content.decode()
     response = client.post(url, {"seat": "9"})
     assert "Select a valid choice" in response.content.decode()
+    assert "sheets" not in client.session
+    response = client.post(url, {"seat": "", "name": "\u200b\u200b"})
+    assert NOTHING_SHOWN in response.content.decode()
     assert "sheets" not in client.session
     client.post(url, {"seat": "", "name": "  Gran  "})
     assert client.session["sheets"][seed_match.code] == {"name": "Gran", "seat": None}

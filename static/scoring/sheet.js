@@ -204,6 +204,9 @@
   function field (name) { return editor.querySelector('[data-field="' + name + '"]') }
 
   function openEditor (cell) {
+    // A tap can reach here twice (a touch whose cell a push replaced: its release, then the
+    // browser's click): the editor that is open already keeps what was typed in it.
+    if (editor.open) return
     // The edit is based on what the phone showed when the editor opened: if the cell
     // changes before Save, the server finds the edit stale instead of overwriting.
     var waiting = outbox.get(cell.id)
@@ -269,6 +272,36 @@
     live.addEventListener('click', function (event) {
       var cell = event.target.closest('button.cell')
       if (cell) openEditor(cell)
+    })
+
+    // A push replaces #sheet, cell buttons and all. The browser fires no click for a press
+    // whose button was removed before the release, so a tap that a push lands in would be
+    // lost: a release on the cell that took the pressed one's place opens it instead. And
+    // the focus follows a focused cell to its new button, so a keyboard's Enter opens it.
+    var pressed = null // the cell button under a press, from pointerdown to pointerup
+    var focused = null // the id of the cell that had the focus when a push replaced it
+
+    live.addEventListener('pointerdown', function (event) {
+      pressed = event.target.closest('button.cell')
+    })
+
+    live.addEventListener('pointerup', function (event) {
+      var cell = event.target.closest('button.cell')
+      if (cell && pressed && !pressed.isConnected && cell.id === pressed.id) openEditor(cell)
+      pressed = null
+    })
+
+    live.addEventListener('htmx:oobBeforeSwap', function (event) {
+      var active = document.activeElement
+      if (active && active.matches('button.cell') && event.detail.target.contains(active)) {
+        focused = active.id
+      }
+    })
+
+    live.addEventListener('htmx:wsAfterMessage', function () {
+      var cell = focused && document.getElementById(focused)
+      focused = null
+      if (cell && !editor.open) cell.focus()
     })
 
     editor.querySelector('.count-form').addEventListener('submit', function (event) {

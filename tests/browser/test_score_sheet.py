@@ -211,3 +211,80 @@ def test_an_entry_made_offline_arrives_once_when_back_online(asgi_server, phone,
     assert [(c.by, c.new) for c in changes] == [
         ("Ben", {"kind": "count", "pips": 13, "doubles": 0, "double_blank": False})
     ]
+
+
+def middle(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_tap_that_a_redraw_lands_in_is_not_lost(asgi_server, phone, server_db):
+    """A push replaces the whole sheet, cell buttons and all. Ana presses her cell as Ben's
+    entry redraws it under her finger, then taps tiles and types while more arrive: the
+    press opens the editor, and what she tapped is what is saved."""
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
+    code = link.split("/")[-2]
+    join(ana, link, "Ana")
+    join(ben, link, "Ben")
+    editor = ana.locator("#editor")
+
+    # A mouse press (a laptop keeping score): down, Ben's entry redraws the sheet, up.
+    ana.mouse.move(*middle(cell(ana, 1, 0)))
+    ana.mouse.down()
+    enter_pips(ben, 1, 1, 15)
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("15")  # the redraw has landed
+    ana.mouse.up()
+    expect(editor).to_be_visible()
+    expect(editor.locator("h2")).to_have_text("Round 1: Ana")
+
+    # Tiles tapped in the open editor while another entry redraws the sheet behind it.
+    editor.get_by_text("Or tap the tiles you hold").click()
+    editor.get_by_role("button", name="4-1", exact=True).click()
+    editor.get_by_role("button", name="6-6", exact=True).click()
+    went_out(ben, 1, 2)
+    expect(cell(ana, 1, 2).locator(".score")).to_have_text("0")
+    editor.get_by_role("button", name="3-0", exact=True).click()
+    editor.get_by_role("button", name="Save tiles").click()
+    for page in (ana, ben):
+        expect(cell(page, 1, 0).locator(".score")).to_have_text("20")
+
+    # A finger (touch start, redraw, touch end) opens the editor once, and pips typed in it
+    # while Ben's entry redraws the sheet are saved.
+    touch = ana.context.new_cdp_session(ana)
+    x, y = middle(cell(ana, 2, 0))
+    touch.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    enter_pips(ben, 2, 1, 9)
+    expect(cell(ana, 2, 1).locator(".score")).to_have_text("9")
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(editor.locator("h2")).to_have_text("Round 2: Ana")
+    editor.get_by_label("Pips left in hand").fill("1")
+    enter_pips(ben, 2, 2, 4)
+    expect(cell(ana, 2, 2).locator(".score")).to_have_text("4")
+    editor.get_by_label("Pips left in hand").press_sequentially("2")
+    editor.get_by_role("button", name="Save count").click()
+    for page in (ana, ben):
+        expect_totals(page, [32, 24, 4])
+        expect(page.locator("#outbox")).to_be_hidden()
+    saved = Entry.objects.using(server_db).filter(round__match__code=code, seat__position=0)
+    assert sorted((e.round.number, e.tiles, e.pips) for e in saved) == [
+        (1, [[0, 3], [1, 4], [6, 6]], None),
+        (2, None, 12),
+    ]
+
+
+def test_a_focused_cell_keeps_the_focus_through_a_redraw(asgi_server, phone):
+    """Keyboard: a cell that has the focus when a push redraws the sheet still has it, so
+    Enter opens it (the replaced button took the focus with it)."""
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    join(ana, link, "Ana")
+    join(ben, link, "Ben")
+    cell(ana, 1, 0).focus()
+    enter_pips(ben, 1, 1, 15)
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("15")
+    expect(cell(ana, 1, 0)).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#editor h2")).to_have_text("Round 1: Ana")

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -133,12 +134,24 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
-# Behind a TLS-terminating proxy (nginx in docker-compose.yml), trust its X-Forwarded-Proto.
-# Cookies are Secure by default in production; SECURE_COOKIES=0 allows plain HTTP on a LAN.
+# HTTPS in production. Cookies are Secure by default; SECURE_COOKIES=0 allows plain HTTP on
+# a LAN, and then there is no HSTS either (it would lock browsers out of that plain HTTP).
+# HSTS is sent only on HTTPS responses, for this host alone (no includeSubDomains, no
+# preload), so a year cannot lock out anything that Secure cookies had not already required;
+# HSTS_SECONDS=0 turns it off, a few minutes suits a first try of TLS.
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool(ENV, "SECURE_COOKIES", default=True)
+    SECURE_COOKIES = env_bool(ENV, "SECURE_COOKIES", default=True)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_COOKIES
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    if SECURE_COOKIES:
+        SECURE_HSTS_SECONDS = int(ENV.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+
+# X-Forwarded-Proto says whether the browser's request came over HTTPS, but anyone can send
+# it: trusted only with BEHIND_PROXY=1, when a proxy that overwrites it (deploy/nginx.conf)
+# is the only way in. Without one, a client reaching daphne directly could pass plain HTTP
+# off as HTTPS.
+if env_bool(ENV, "BEHIND_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "daphne",  # first, so `runserver` is daphne's ASGI server with websockets
@@ -149,6 +162,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "django_htmx",
     "games",
     "scoring",
@@ -156,6 +170,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -165,6 +180,26 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# Content-Security-Policy (django-csp), on every page in every mode, so a page that breaks
+# it breaks in development too. Scripts and styles are files of our own (static/), never
+# inline and never eval'd: htmx is told not to add its indicator <style> and not to eval
+# (templates/base.html). The QR codes are inline SVG, no data: URL. 'self' in connect-src
+# covers the page's own ws:/wss: in CSP3 browsers (Chromium, Firefox, Safari from 15.5).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+    }
+}
 
 ROOT_URLCONF = "config.urls"
 

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from scoring.models import Change, Entry
+from scoring.models import Change, Entry, Match
 
 pytestmark = pytest.mark.browser
 
@@ -288,3 +288,26 @@ def test_a_focused_cell_keeps_the_focus_through_a_redraw(asgi_server, phone):
     expect(cell(ana, 1, 0)).to_be_focused()
     ana.keyboard.press("Enter")
     expect(ana.locator("#editor h2")).to_have_text("Round 1: Ana")
+
+
+def test_a_preset_redraws_the_house_rules_and_a_rule_chosen_stays(asgi_server, phone, server_db):
+    """The set and the preset redraw the house rules (htmx); choosing a house rule must not:
+    with eval forbidden by the Content-Security-Policy, a trigger filter no longer filters,
+    and every choice redrew the rules back to the preset's."""
+    page = phone().new_page()
+    page.goto(f"{asgi_server.url}/s/new/")
+    page.get_by_label("Preset").select_option("family")
+    expect(page.get_by_label("Double-blank is worth")).to_have_value("50")
+    page.locator("#id_highest_double").select_option("9")  # a field drawn anew
+    expect(page.get_by_label("Rounds to play")).to_have_value("10")
+    expect(page.get_by_label("Double-blank is worth")).to_have_value("50")
+    page.get_by_label("Penalty per unplayed double").select_option("25")
+    page.wait_for_load_state("networkidle")  # a redraw, if one was asked for, has landed
+    expect(page.get_by_label("Penalty per unplayed double")).to_have_value("25")
+    for number, name in enumerate(["Ana", "Ben"], start=1):
+        page.get_by_label(f"Player {number}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the score sheet").click()
+    expect(page.get_by_role("heading", name="Who are you?")).to_be_visible()
+    match = Match.objects.using(server_db).get(code=page.url.split("/")[-2])
+    rules = match.get_rules()
+    assert (rules.highest_double, rules.double_blank_value, rules.double_penalty) == (9, 50, 25)

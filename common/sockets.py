@@ -4,6 +4,8 @@ What a hostile client can send is bounded in layers (docs/security.md has the wh
 nginx limits connections and upgrades per address, daphne the size of one message
 (``--websocket-max-message-size``), and this guard what the application does for a socket:
 
+- a cap on the frames waiting to be handled on one socket (a page never has more than a
+  few in flight), weighed before Channels does any work for a frame;
 - a budget of messages per *sender*, not per socket: a seat's token, else the client's
   address (daphne's ``--proxy-headers`` makes that the real one behind nginx). Opening a
   socket spends from it too, and an empty budget refuses the handshake before any database
@@ -20,6 +22,7 @@ nginx limits connections and upgrades per address, daphne the size of one messag
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -117,16 +120,29 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     # -- Channels' entry points --------------------------------------------------------------
 
     async def __call__(self, scope, receive, send) -> None:
+        # Daphne (and asgiref's test communicator) hand a consumer its queue's ``get``: the
+        # queue's size is what the client sent that waits to be handled.
+        queue = getattr(receive, "__self__", None)
+        self.waiting = queue.qsize if isinstance(queue, asyncio.Queue) else lambda: 0
         try:
             await super().__call__(scope, receive, send)
+        except asyncio.CancelledError:
+            # The server is stopping: release, then end as if closed. Daphne waits for all
+            # its sockets together and stops at the first that ends cancelled, which would
+            # leave the others' releases half done in a thread with no loop to finish on.
+            pass
         finally:
             await self._release_once()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Every message, the socket's and the groups': a handler that fails closes this
-        socket alone, logged once here (not again by daphne)."""
+        """Every message, the socket's and the groups'. A frame is weighed first, before
+        Channels' own work for a message (a thread hop to close old database connections):
+        a flood costs as little as it can. A handler that fails closes this socket alone,
+        logged once here (not again by daphne)."""
         if self.stopping:
             return
+        if message["type"] == "websocket.receive":
+            await self.weigh(message)
         try:
             await super().dispatch(message)
         except StopConsumer:
@@ -146,16 +162,21 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self._release_once()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not budget(self.sender, time.monotonic()).spend(1, time.monotonic()):
-            budgets[self.sender].allowance = -PENALTY * RATE
+    async def weigh(self, frame: dict[str, Any]) -> None:
+        """Stop the socket if the frame is too long, or its sender over budget, or more than
+        a burst of its frames wait to be handled (it writes faster than any page)."""
+        now = time.monotonic()
+        if self.waiting() > BURST or not budget(self.sender, now).spend(1, now):
+            budget(self.sender, now).allowance = -PENALTY * RATE
             log.info("Closed a flooding %s socket of %s", type(self).__name__, self.sender)
             await self.stop(FLOOD)
+        if len(frame.get("text") or frame.get("bytes") or "") > MAX_MESSAGE:
+            await self.stop(TOO_BIG)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
             await self.refuse("bad_message", "Messages are JSON text, not binary frames.")
             return
-        if len(text_data) > MAX_MESSAGE:
-            await self.stop(TOO_BIG)
         try:
             data = parse(text_data)
         except BadMessage as error:

@@ -17,4 +17,5 @@ USER app
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "deploy/healthcheck.py"]
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py collectstatic --noinput && daphne --proxy-headers -b 0.0.0.0 -p 8000 config.asgi:application"]
+# Migrations, static files, then daphne with its limits (deploy/serve.sh says which).
+CMD ["sh", "deploy/serve.sh"]

@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml $(BIN)/python
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+	$(BIN)/daphne --websocket-max-message-size 65536 -b 127.0.0.1 -p 8000 config.asgi:application
 
 # The whole suite on the embedded default (SQLite, in-memory channel layer), then the online
 # and production tests again on PostgreSQL and Redis (tests/services_pass.py). The first pass

@@ -23,6 +23,9 @@ from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
 
 NAME_LENGTH = 40
+# A turn at a table of friends takes seconds; two minutes on turn is someone who has walked
+# away from a phone that is still connected: the host may then let a bot play for them.
+TURN_RUNS_LONG = 120  # seconds
 BOT_LEVELS = ("random", "greedy", "strategic")
 
 
@@ -70,6 +73,11 @@ class Table(models.Model):
     )
     next_round_at = models.DateTimeField(
         null=True, blank=True, help_text="When the next round starts if not everybody is ready."
+    )
+    moved_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the last move (or deal) was committed: the turn on since then began.",
     )
     match = models.OneToOneField(
         "scoring.Match",

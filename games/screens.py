@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -24,7 +25,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, Table, TableSeat, seated
+from .models import BOT_LEVELS, TURN_RUNS_LONG, Table, TableSeat, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -109,10 +110,11 @@ def snapshot(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     sends it with the announcement of what it has committed, so that a socket told of the
     change draws its view without reading the table again (views come from the game and
     from this alone; no hand, no secret)."""
-    at = table.next_round_at
+    at, moved = table.next_round_at, table.moved_at
     return {
         **{name: getattr(table, name) for name in TABLE_SHOWN},
         "next_round_at": at.isoformat() if at else None,
+        "moved_at": moved.isoformat() if moved else None,
         "seats": [{name: getattr(s, name) for name in SEAT_SHOWN} for s in seats],
     }
 
@@ -134,10 +136,11 @@ def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
     """The table and seats of a :func:`snapshot`, as rows to draw from (never saved): what
     it does not carry is left empty, rather than to the columns' defaults (a new secret,
     the default rules)."""
-    at = data["next_round_at"]
+    at, moved = data["next_round_at"], data["moved_at"]
     table = Table(
         **{name: data[name] for name in TABLE_SHOWN},
         next_round_at=parse_datetime(at) if at else None,
+        moved_at=parse_datetime(moved) if moved else None,
         host_token="",
         rules={},
         seed=0,
@@ -217,7 +220,7 @@ def screen_context(
     context.update(
         lanes=partial(_lanes, view, names),
         log=partial(_log, view, names),
-        players=partial(_players, seats, me, view, game.is_over),
+        players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
         hand=_hand(view),
         prompt=_prompt(seats, me, game, view, names),
         round_over=view.round_over,
@@ -379,10 +382,15 @@ def _stand_in_for(seats: list[TableSeat], me: TableSeat | None, view: SeatView) 
 
 
 def _players(
-    seats: list[TableSeat], me: TableSeat | None, view: SeatView, match_over: bool
+    seats: list[TableSeat],
+    me: TableSeat | None,
+    view: SeatView,
+    match_over: bool,
+    runs_long_at: str | None,
 ) -> list[dict[str, Any]]:
     """One row per seat. Every seat gets the same rows (the page's script marks its own),
-    but the host's also offer to let a bot play for a person who is away."""
+    but the host's also offer to let a bot play for a person who is away, or, from
+    ``runs_long_at`` on (the page shows it then), for the person whose turn it is."""
     rows = []
     for s in seats:
         tiles = view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0
@@ -401,9 +409,24 @@ def _players(
                 "marked": view.trains[s.position].marked,
                 "turn": s.position == view.turn and not view.round_over,
                 "offer": s.is_away and s != me and not match_over,
+                "offer_from": runs_long_at
+                if s.connected
+                and s.position == view.turn
+                and not s.stand_in
+                and s != me
+                and not view.round_over
+                and not match_over
+                else None,
             }
         )
     return rows
+
+
+def _runs_long_at(table: Table) -> str | None:
+    """When the turn on since the last move runs long (TURN_RUNS_LONG), as ISO time."""
+    if table.moved_at is None:
+        return None
+    return (table.moved_at + timedelta(seconds=TURN_RUNS_LONG)).isoformat()
 
 
 def _log(view: SeatView, names: dict[int, str]) -> list[str]:

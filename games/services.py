@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common import names
 from games.bots import best_line, make_bot
 from games.engine import Game, IllegalAction, Rules, RulesError, view_for
 from games.engine.actions import END_TURN, Action
@@ -33,7 +34,16 @@ from scoring import services as sheet
 from scoring.models import Match
 
 from .forms import Intent
-from .models import BOT_LEVELS, NAME_LENGTH, Move, Table, TableSeat, keep_game, seated
+from .models import (
+    BOT_LEVELS,
+    NAME_LENGTH,
+    TURN_RUNS_LONG,
+    Move,
+    Table,
+    TableSeat,
+    keep_game,
+    seated,
+)
 from .screens import Viewer, snapshot
 
 
@@ -85,7 +95,7 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
     with transaction.atomic():
         table, seats = _locked(code)
         _in_lobby(table)
-        if any(s.name.casefold() == name.casefold() for s in seats):
+        if any(names.key(s.name) == names.key(name) for s in seats):
             raise Refused(f"Somebody at this table is already called {name}: pick another name.")
         seat = TableSeat.objects.create(
             table=table, position=_free(table, seats, position), name=name
@@ -266,7 +276,9 @@ def hint(code: str, token: str) -> list[Tile]:
 
 
 def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy") -> None:
-    """The host lets a bot play for a person who has gone away, until they come back."""
+    """The host lets a bot play for a person who has gone away, until they come back; or
+    for one still connected whose turn has run long (TURN_RUNS_LONG), never sooner; or for
+    themselves."""
     if level not in BOT_LEVELS:
         raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
     with transaction.atomic():
@@ -275,6 +287,13 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
         seat = next((s for s in seats if s.position == position), None)
         if seat is None or seat.is_bot:
             raise Refused("Only a person's seat can be handed to a bot.")
+        # The host's own seat (the first) is theirs to hand over; another's only if away.
+        if seat.connected and seat.position != 0 and not turn_ran_long(table, seat):
+            minutes = TURN_RUNS_LONG // 60
+            raise Refused(
+                f"{seat.name} is here: a bot can play for them once they are away, or when "
+                f"their turn has run {minutes} minutes."
+            )
         seat.stand_in = level
         seat.save(update_fields=["stand_in"])
         _announce(table, seats)
@@ -318,10 +337,21 @@ def disconnect(code: str, channel: str) -> None:
             _announce(table, seats)
 
 
+def turn_ran_long(table: Table, seat: TableSeat) -> bool:
+    """The seat is on turn in a round being played, and has been since TURN_RUNS_LONG."""
+    if table.moved_at is None or table.status != Table.Status.PLAYING:
+        return False
+    game = table.game()
+    rnd = game.round if game else None
+    if rnd is None or rnd.result is not None or rnd.turn != seat.position:
+        return False
+    return timezone.now() - table.moved_at >= timedelta(seconds=TURN_RUNS_LONG)
+
+
 # -- helpers ------------------------------------------------------------------------------
 
 # The columns a committed move can change: a move saves these alone.
-MOVED = ["version", "move_count", "revision", "status", "next_round_at", "updated_at"]
+MOVED = ["version", "move_count", "revision", "status", "next_round_at", "moved_at", "updated_at"]
 
 
 def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game) -> None:
@@ -342,6 +372,7 @@ def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game)
     elif any(line["type"] == "deal" for line in lines):
         table.next_round_at = None
     table.version += 1
+    table.moved_at = timezone.now()
     Move.objects.bulk_create(
         Move(table=table, number=table.move_count + i, version=table.version, record=record)
         for i, record in enumerate(lines, 1)
@@ -418,10 +449,10 @@ def _free(table: Table, seats: Iterable[TableSeat], position: int | None) -> int
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join(str(name).split())
-    if not 1 <= len(name) <= NAME_LENGTH:
-        raise Refused(f"Give a name of 1 to {NAME_LENGTH} characters.")
-    return name
+    try:
+        return names.clean(name, NAME_LENGTH)
+    except names.BadName as bad:
+        raise Refused(str(bad)) from None
 
 
 def _with_names(message: str, names: dict[int, str]) -> str:

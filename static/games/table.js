@@ -415,6 +415,10 @@
   }
 
   function tick () {
+    // The host's offer of a bot for a person whose turn has run long shows from its time.
+    document.querySelectorAll('form[data-offer-from]').forEach(function (form) {
+      form.hidden = Date.parse(form.dataset.offerFrom) > Date.now()
+    })
     var next = document.querySelector('[data-deadline]')
     var out = next && next.querySelector('[data-countdown]')
     if (!out) return

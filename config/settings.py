@@ -144,7 +144,7 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_COOKIES
     SECURE_CONTENT_TYPE_NOSNIFF = True
     if SECURE_COOKIES:
-        SECURE_HSTS_SECONDS = int(ENV.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+        SECURE_HSTS_SECONDS = int(ENV.get("HSTS_SECONDS") or 365 * 24 * 3600)
 
 # X-Forwarded-Proto says whether the browser's request came over HTTPS, but anyone can send
 # it: trusted only with BEHIND_PROXY=1, when a proxy that overwrites it (deploy/nginx.conf)
@@ -185,7 +185,10 @@ MIDDLEWARE = [
 # it breaks in development too. Scripts and styles are files of our own (static/), never
 # inline and never eval'd: htmx is told not to add its indicator <style> and not to eval
 # (templates/base.html). The QR codes are inline SVG, no data: URL. 'self' in connect-src
-# covers the page's own ws:/wss: in CSP3 browsers (Chromium, Firefox, Safari from 15.5).
+# covers the page's own ws:/wss: in CSP3 browsers (Chromium, Firefox, Safari 16).
+# Style attributes (not <style> elements) are allowed: the dominoes' pip colours, the
+# chart's swatches and the sheet's column count are drawn with them, and an attribute can
+# restyle its own element but runs nothing and reads nothing.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -30,6 +30,8 @@ from django.urls import reverse
 from games import services as tables
 from games.engine import Rules
 from scoring import services as sheets
+
+# The browser tests' launch of Debian's Chromium, for pytest-playwright's `browser` here too.
 from tests.browser.conftest import browser_type_launch_args, free_port  # noqa: F401
 from tests.review.conftest import play_online_match
 from tests.scoring.conftest import SEED_PLAYERS, enter_seed_rounds

@@ -323,26 +323,12 @@ def test_the_table_and_the_score_sheet_run_in_chromium_without_a_violation(page)
     assert_an_inline_script_is_blocked(page)
 
 
-def needs_eval(template: str):
-    """A rules fieldset whose hx-trigger filter (change[target.name=='preset']) htmx would
-    have to eval: the policy forbids it, so htmx ignores the filter and any change redraws
-    the rules as the preset sets them, losing what was typed."""
-    return pytest.mark.xfail(
-        strict=True,
-        reason=f"{template}: its hx-trigger filter needs eval (`change from:#id_preset` does "
-        "not); remove this mark when it is changed",
-    )
-
-
 @pytest.mark.browser
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param("/t/new/", marks=needs_eval("templates/games/partials/rules_fields.html")),
-        "/s/new/",
-    ],
-)
+@pytest.mark.parametrize("path", ["/t/new/", "/s/new/"])
 def test_the_new_table_and_score_sheet_forms_need_no_eval(page, path):
+    """Their rules are redrawn when the preset changes: an hx-trigger [filter] would need
+    eval, and with eval refused htmx would let every change redraw them, losing what was
+    typed ("change from:#id_preset" needs none)."""
     page.goto(path)
     assert page.evaluate("window.violations") == []
     assert page.evaluate("window.evalRefused") == []

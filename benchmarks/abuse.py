@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -49,6 +51,7 @@ from load import (  # noqa: E402
     Step,
     Table,
     environment,
+    free_port,
     make_tables,
     open_socket,
     prepare,
@@ -118,11 +121,52 @@ def storm(url: str, seconds: float) -> dict:
 
 
 def abuser(kind: str, url: str, seconds: float) -> subprocess.Popen:
+    """An abuser's process, at the lowest priority: an attacker writes from a machine of its
+    own, and here its loop would otherwise take the cores the server and the players share."""
     return subprocess.Popen(
-        [sys.executable, __file__, f"--{kind}-client", url, "--seconds", str(seconds)],
+        ["nice", "-n", "19", sys.executable, __file__, f"--{kind}-client", url]
+        + ["--seconds", str(seconds)],
         stdout=subprocess.PIPE,
         text=True,
     )
+
+
+class Nginx:
+    """deploy/nginx.conf in front of one daphne, as docker-compose.yml runs it: the same
+    limits per address, the upstream and the port rewritten for this machine."""
+
+    def __init__(self, upstream_port: int, workdir: Path) -> None:
+        self.port = free_port()
+        site = (ROOT / "deploy" / "nginx.conf").read_text()
+        site = re.sub(r"(?m)^resolver .*$", "", site)
+        site = re.sub(r"(?m)^\s*server web-2:8000 resolve;$", "", site)
+        site = site.replace("server web-1:8000 resolve;", f"server 127.0.0.1:{upstream_port};")
+        site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        (workdir / "site.conf").write_text(site)
+        temp = workdir / "nginx-temp"
+        temp.mkdir()
+        (workdir / "nginx.conf").write_text(
+            f"daemon off; worker_processes 1; pid {workdir}/nginx.pid;\n"
+            f"error_log {workdir}/nginx-error.log warn;\n"
+            "events { worker_connections 4096; }\n"
+            f"http {{ access_log off; client_body_temp_path {temp}; proxy_temp_path {temp};\n"
+            f"  fastcgi_temp_path {temp}; uwsgi_temp_path {temp}; scgi_temp_path {temp};\n"
+            f"  include {workdir}/site.conf; }}\n"
+        )
+        self.process = subprocess.Popen(
+            ["nginx", "-p", str(workdir), "-c", str(workdir / "nginx.conf")]
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -145,6 +189,18 @@ def summary(step: Step, quiet: float | None = None) -> dict:
     return result
 
 
+class Played(Table):
+    """A table played as load.py plays one, whose refusals are kept by their code (an error
+    is a refusal, or a move whose views did not all come within 10 s)."""
+
+    def refused(self, message: dict) -> None:
+        refusals.append(f"{message.get('code')}: {message.get('message')}")
+        super().refused(message)
+
+
+refusals: list[str] = []
+
+
 class Spectator:
     """Counts the views a table's spectator receives."""
 
@@ -157,10 +213,14 @@ class Spectator:
                 self.views += 1
 
 
-async def abuse_run(tables: list[dict], url: str, pid: int, seconds: float, pace: float) -> dict:
+async def abuse_run(
+    tables: list[dict], url: str, abuser_url: str, pid: int, seconds: float, pace: float
+) -> dict:
+    """``url`` is daphne's, for the tables played; ``abuser_url`` the abusers' way in (the
+    same, or nginx in front of it)."""
     loop = asyncio.get_running_loop()
     target, victims = tables[0], tables[1:]
-    players = [Table(t["code"], t["tokens"], [url] * len(t["tokens"]), Step()) for t in victims]
+    players = [Played(t["code"], t["tokens"], [url] * len(t["tokens"]), Step()) for t in victims]
     opening = asyncio.Semaphore(50)
     sockets = [asyncio.create_task(s.run(opening)) for p in players for s in p.seats]
     await asyncio.gather(*(s.ready.wait() for p in players for s in p.seats))
@@ -178,10 +238,10 @@ async def abuse_run(tables: list[dict], url: str, pid: int, seconds: float, pace
             p.step = step
         child = None
         if phase == "flood":
-            child = abuser("flood", f"{url}/ws/table/{target['code']}/", seconds)
+            child = abuser("flood", f"{abuser_url}/ws/table/{target['code']}/", seconds)
         elif phase == "storm":
             views_before = spectator.views
-            seat = f"{url}/ws/table/{target['code']}/?seat={target['tokens'][1]}"
+            seat = f"{abuser_url}/ws/table/{target['code']}/?seat={target['tokens'][1]}"
             child = [abuser("storm", seat, seconds) for _ in range(STORM_CLIENTS)]
         peak = rss_mb(pid)
         end = loop.time() + seconds
@@ -189,6 +249,9 @@ async def abuse_run(tables: list[dict], url: str, pid: int, seconds: float, pace
             await asyncio.sleep(0.5)
             peak = max(peak, rss_mb(pid))
         report[phase] = summary(step, quiet)
+        if refusals:
+            report[phase]["refusals"] = refusals[:]
+            refusals.clear()
         if phase == "quiet":
             quiet = report[phase].get("median_ms")
         report["rss_mb"][f"peak {phase}"] = round(peak, 1)
@@ -217,7 +280,7 @@ async def soak_run(
     async def keep_playing(table: dict) -> None:
         """Play a table until the soak ends; when its match is over, open a new table."""
         while loop.time() < stop:
-            player = Table(table["code"], table["tokens"], [url] * 4, step)
+            player = Played(table["code"], table["tokens"], [url] * 4, step)
             seats = [asyncio.create_task(s.run(opening)) for s in player.seats]
             sockets.extend(seats)
             await asyncio.gather(*(s.ready.wait() for s in player.seats))
@@ -266,6 +329,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--pace", type=float)
+    parser.add_argument(
+        "--nginx",
+        action="store_true",
+        help="the abusers come through deploy/nginx.conf (the tables played do not: they "
+        "stand for other addresses, which nginx's limits per address leave alone)",
+    )
     parser.add_argument("--soak", action="store_true")
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--json", type=Path)
@@ -288,14 +357,20 @@ def main() -> None:
         tables = make_tables(env, count)
         server = Server(env, workdir)
         url = f"ws://127.0.0.1:{server.port}"
+        proxy = Nginx(server.port, workdir) if args.nginx else None
+        abuser_url = f"ws://127.0.0.1:{proxy.port}" if proxy else url
         try:
             if args.soak:
                 result = run_step(
                     soak_run(env, tables, url, server.process.pid, args.minutes, pace)
                 )
             else:
-                result = run_step(abuse_run(tables, url, server.process.pid, args.seconds, pace))
+                result = run_step(
+                    abuse_run(tables, url, abuser_url, server.process.pid, args.seconds, pace)
+                )
         finally:
+            if proxy:
+                proxy.stop()
             try:
                 server.stop()
             except subprocess.TimeoutExpired:
@@ -306,7 +381,7 @@ def main() -> None:
         result["daphne_log"] = tracebacks(log)
         if args.keep_log:
             shutil.copy(log, args.keep_log)
-        result["mode"] = args.mode
+        result["mode"] = args.mode + (" behind nginx" if args.nginx else "")
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -8,8 +8,8 @@ nginx limits connections and upgrades per address, daphne the size of one messag
   few in flight), weighed before Channels does any work for a frame;
 - a budget of messages per *sender*, not per socket: a seat's token, else the client's
   address (daphne's ``--proxy-headers`` makes that the real one behind nginx). Opening a
-  socket spends from it too, and an empty budget refuses the handshake before any database
-  work, so reconnecting does not refill it;
+  socket spends from it and from its address's (HandshakeBudget, before the session is
+  read), and an empty budget refuses the handshake, so reconnecting does not refill it;
 - the frame's length is checked before anything reads it, and JSON nested deeper than any
   message of the protocol is refused with an error frame (the parser would otherwise recurse
   until a ``RecursionError``);
@@ -79,6 +79,33 @@ def budget(sender: str, now: float) -> Budget:
             del budgets[key]
         _pruned = now
     return budgets.setdefault(sender, Budget(float(BURST), now))
+
+
+def address_of(scope: dict[str, Any]) -> str:
+    """The budget key of the client's address (daphne's ``--proxy-headers`` makes it the
+    real client's behind nginx)."""
+    client = scope.get("client") or ("unknown", 0)
+    return f"address:{client[0]}"
+
+
+class HandshakeBudget:
+    """ASGI middleware, outermost on the websocket side: every handshake spends CONNECT_COST
+    from its address's budget, and an address over budget is refused here (403) before the
+    session, the user or a consumer is looked up; so a storm of reconnects costs the server
+    a parsed request each, not three thread hops and a database read."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        now = time.monotonic()
+        if scope["type"] == "websocket" and not budget(address_of(scope), now).spend(
+            CONNECT_COST, now
+        ):
+            await receive()  # the websocket.connect
+            await send({"type": "websocket.close"})
+            return
+        await self.app(scope, receive, send)
 
 
 class BadMessage(ValueError):
@@ -152,8 +179,13 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             await self.stop(FAILED)
 
     async def connect(self) -> None:
+        """Admit the socket if its sender's budget allows one more (its address's was spent
+        by HandshakeBudget), and open it."""
         self.sender = self.sender_key()
-        if not budget(self.sender, time.monotonic()).spend(CONNECT_COST, time.monotonic()):
+        now = time.monotonic()
+        if self.sender != address_of(self.scope) and not budget(self.sender, now).spend(
+            CONNECT_COST, now
+        ):
             await self.close()  # before the handshake completes: daphne answers 403
             raise StopConsumer
         await self.accept()
@@ -198,8 +230,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
 
     def sender_key(self) -> str:
         """Whose budget this socket spends: by default the client's address."""
-        client = self.scope.get("client") or ("unknown", 0)
-        return f"address:{client[0]}"
+        return address_of(self.scope)
 
     async def opened(self) -> None:
         raise NotImplementedError

@@ -315,10 +315,12 @@ def connect(
             seat = _seat_of(seats, token)
             viewer = Viewer(seat.pk, is_host)
             replaced = seat.channel_name if seat.channel_name != channel else ""
+            shown_before = (seat.connected, seat.stand_in)
             seat.channel_name = channel
             seat.stand_in = ""
             seat.save(update_fields=["channel_name", "stand_in"])
-            _announce(table, seats)
+            if (seat.connected, seat.stand_in) != shown_before:  # a new screen for a seat
+                _announce(table, seats)  # already here changes nobody's view
     playing = table.status == Table.Status.PLAYING
     return viewer, replaced, _outcome(table, table.game(), seats) if playing else None
 

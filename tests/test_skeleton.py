@@ -195,7 +195,7 @@ print(settings.STORAGES["staticfiles"]["BACKEND"])
     result = run_python(code, DEBUG="0", SECRET_KEY="x" * 50)
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.splitlines()
-    assert first == "[] True ('HTTP_X_FORWARDED_PROTO', 'https')"
+    assert first == "[] True None"  # X-Forwarded-Proto trusted only with BEHIND_PROXY=1
     assert second == "whitenoise.storage.CompressedManifestStaticFilesStorage"
 
 

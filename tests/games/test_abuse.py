@@ -130,3 +130,19 @@ async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_h
         await watcher.next_view()
         await watcher.close()
     assert admitted == sockets.BURST // sockets.CONNECT_COST
+
+
+async def test_a_seat_reopened_on_a_new_screen_redraws_nobody_elses_view():
+    """A reconnect that replaces a socket changes nothing the others see: no announcement,
+    so a storm of screens taking a seat over cannot multiply the table's views."""
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ben = Player(code, tokens["Ben"])
+    await ben.connect()
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    await ben.drain()  # Ana coming in is news: one view
+    again = Player(code, tokens["Ana"])
+    await again.connect()
+    _, closed = await outputs_until_close(ana)
+    assert closed["code"] == 4409  # the first screen stops
+    assert await ben.socket.receive_nothing(timeout=0.5)

@@ -5,21 +5,34 @@ Floods and storms are timed in benchmarks/abuse.py; these tests hold the behavio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
 import pytest
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from common import sockets
+from config.asgi import application
 from games import services
 from games.models import TableSeat
 
-from .conftest import Player, make_table
+from .conftest import ORIGIN, Player, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-DEEP = "[" * 4_000  # 4 KB, under the size limit: the parser would recurse 4,000 deep
+DEEP = "[" * 4_000
+
+
+def first_move(view: dict) -> dict:
+    """The first legal action of a seat's view, as the page would send it."""
+    legal = view["game"]["legal"][0]
+    message = {"type": legal["kind"], "version": view["version"]}
+    if legal["kind"] == "play":
+        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
+    return message  # 4 KB, under the size limit: the parser would recurse 4,000 deep
 
 
 async def outputs_until_close(player: Player) -> tuple[list[dict], dict]:
@@ -146,3 +159,39 @@ async def test_a_seat_reopened_on_a_new_screen_redraws_nobody_elses_view():
     _, closed = await outputs_until_close(ana)
     assert closed["code"] == 4409  # the first screen stops
     assert await ben.socket.receive_nothing(timeout=0.5)
+
+
+def peer_gone_once(app, gone: asyncio.Event):
+    """``app`` served as daphne serves it when a client has left between two messages: a
+    send on its socket raises autobahn's Disconnected."""
+
+    async def served(scope, receive, send):
+        async def send_to_client(message):
+            if gone.is_set() and message["type"] == "websocket.send":
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await app(scope, receive, send_to_client)
+
+    return served
+
+
+async def test_a_view_for_a_client_already_gone_is_dropped_quietly_and_frees_the_seat(caplog):
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    gone = asyncio.Event()
+    ben = Player(code, tokens["Ben"])
+    ben.socket = WebsocketCommunicator(
+        peer_gone_once(application, gone),
+        f"/ws/table/{code}/?seat={tokens['Ben']}",
+        headers=[ORIGIN],
+    )
+    await ben.connect()
+    ana = Player(code, tokens["Ana"])
+    view = await ana.connect()
+    gone.set()  # Ben's phone drops off; Ana's move is then announced to his socket
+    with caplog.at_level(logging.INFO):
+        await ana.send(first_move(view))
+        await ana.next_view()
+        await ben.socket.wait(timeout=2)  # his consumer ends, without an exception
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert await channel_of(code, "Ben") == ""

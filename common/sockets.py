@@ -13,9 +13,9 @@ nginx limits connections and upgrades per address, daphne the size of one messag
 - the frame's length is checked before anything reads it, and JSON nested deeper than any
   message of the protocol is refused with an error frame (the parser would otherwise recurse
   until a ``RecursionError``);
-- a socket over its budget is closed at once, its sender's budget is set below zero (a
-  penalty of PENALTY seconds), and the consumer stops: frames still in flight are never
-  handled, so nothing is sent to a closing socket;
+- a socket over its budget is closed at once, its sender's and its address's budgets are
+  set below zero (a penalty of PENALTY seconds), and the consumer stops: frames still in
+  flight are never handled, so nothing is sent to a closing socket;
 - whatever ends a socket (a close, a client gone, an exception, a cancelled task), its
   ``release`` runs once, in a ``finally``: the seat is marked away even when a handler failed.
 """
@@ -199,7 +199,9 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         a burst of its frames wait to be handled (it writes faster than any page)."""
         now = time.monotonic()
         if self.waiting() > BURST or not budget(self.sender, now).spend(1, now):
-            budget(self.sender, now).allowance = -PENALTY * RATE
+            # Its address too: it must not come straight back as a spectator to flood again.
+            for key in {self.sender, address_of(self.scope)}:
+                budget(key, now).allowance = -PENALTY * RATE
             log.info("Closed a flooding %s socket of %s", type(self).__name__, self.sender)
             await self.stop(FLOOD)
         if len(frame.get("text") or frame.get("bytes") or "") > MAX_MESSAGE:

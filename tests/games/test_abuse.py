@@ -111,8 +111,6 @@ async def test_a_flooding_seat_cannot_come_back_at_once_with_a_fresh_socket():
     connected, _ = await again.socket.connect()
     assert not connected  # refused at the handshake, before any database work
     assert await channel_of(code, "Ana") == ""
-    ben = Player(code, tokens["Ben"])  # another seat's budget is its own
-    await ben.connect()
 
 
 async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused():
@@ -195,3 +193,15 @@ async def test_a_view_for_a_client_already_gone_is_dropped_quietly_and_frees_the
         await ben.socket.wait(timeout=2)  # his consumer ends, without an exception
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     assert await channel_of(code, "Ben") == ""
+
+
+async def test_a_flooding_seat_cannot_come_back_at_once_as_a_spectator_either():
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    for _ in range(sockets.BURST + 1):
+        await ana.socket.send_to(text_data='{"type": "ping"}')
+    _, closed = await outputs_until_close(ana)
+    assert closed["code"] == sockets.FLOOD
+    connected, _ = await Player(code, None).socket.connect()
+    assert not connected

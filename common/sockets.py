@@ -8,8 +8,10 @@ nginx limits connections and upgrades per address, daphne the size of one messag
   few in flight), weighed before Channels does any work for a frame;
 - a budget of messages per *sender*, not per socket: a seat's token, else the client's
   address (daphne's ``--proxy-headers`` makes that the real one behind nginx). Opening a
-  socket spends from it and from its address's (HandshakeBudget, before the session is
-  read), and an empty budget refuses the handshake, so reconnecting does not refill it;
+  socket spends from it too, and an empty budget refuses the handshake before any database
+  work, so reconnecting does not refill it. How many sockets one address may open is
+  nginx's to limit (``limit_req`` on upgrades): a budget per address here would also stop
+  a pub full of phones behind one router, and the load benchmark's hundreds of sockets;
 - the frame's length is checked before anything reads it, and JSON nested deeper than any
   message of the protocol is refused with an error frame (the parser would otherwise recurse
   until a ``RecursionError``);
@@ -88,26 +90,6 @@ def address_of(scope: dict[str, Any]) -> str:
     return f"address:{client[0]}"
 
 
-class HandshakeBudget:
-    """ASGI middleware, outermost on the websocket side: every handshake spends CONNECT_COST
-    from its address's budget, and an address over budget is refused here (403) before the
-    session, the user or a consumer is looked up; so a storm of reconnects costs the server
-    a parsed request each, not three thread hops and a database read."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        now = time.monotonic()
-        if scope["type"] == "websocket" and not budget(address_of(scope), now).spend(
-            CONNECT_COST, now
-        ):
-            await receive()  # the websocket.connect
-            await send({"type": "websocket.close"})
-            return
-        await self.app(scope, receive, send)
-
-
 class BadMessage(ValueError):
     """A frame that is not a JSON object of the protocol's shape: the text says why."""
 
@@ -179,13 +161,10 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             await self.stop(FAILED)
 
     async def connect(self) -> None:
-        """Admit the socket if its sender's budget allows one more (its address's was spent
-        by HandshakeBudget), and open it."""
+        """Admit the socket if its sender's budget allows one more, and open it."""
         self.sender = self.sender_key()
         now = time.monotonic()
-        if self.sender != address_of(self.scope) and not budget(self.sender, now).spend(
-            CONNECT_COST, now
-        ):
+        if not budget(self.sender, now).spend(CONNECT_COST, now):
             await self.close()  # before the handshake completes: daphne answers 403
             raise StopConsumer
         await self.accept()

@@ -2,9 +2,7 @@
 
 Django is set up (get_asgi_application) before the routing modules are imported, because
 consumers import models. Websockets pass the allowed-hosts origin check (a page on another
-site cannot open a socket with our cookies) and get the session user via AuthMiddlewareStack,
-after HandshakeBudget has refused an address that opens sockets faster than any page
-(common/sockets.py).
+site cannot open a socket with our cookies) and get the session user via AuthMiddlewareStack.
 """
 
 import gc
@@ -19,7 +17,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from common.sockets import HandshakeBudget  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
 from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa: E402
 
@@ -41,8 +38,8 @@ gc.set_threshold(700, 10, 100)
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": HandshakeBudget(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

@@ -128,8 +128,7 @@ async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused():
 
 
 async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_handshake():
-    """Spectators hold no seat: their reconnects spend their address's budget, refused by
-    HandshakeBudget before the session is read (config/asgi.py)."""
+    """Spectators hold no seat: their reconnects spend their address's budget."""
     code, _, _ = await database_sync_to_async(make_table)(bots=())
     admitted = 0
     for _ in range(sockets.BURST):

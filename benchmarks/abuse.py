@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -190,15 +191,16 @@ def summary(step: Step, quiet: float | None = None) -> dict:
 
 
 class Played(Table):
-    """A table played as load.py plays one, whose refusals are kept by their code (an error
-    is a refusal, or a move whose views did not all come within 10 s)."""
+    """A table played as load.py plays one, whose refusals are counted by their code (its
+    Ready to all four seats at a round's end draws "refused" from those already dealt in;
+    an error is a refused or stale move, or one whose views did not all come within 10 s)."""
 
     def refused(self, message: dict) -> None:
-        refusals.append(f"{message.get('code')}: {message.get('message')}")
+        refusals[str(message.get("code"))] += 1
         super().refused(message)
 
 
-refusals: list[str] = []
+refusals: collections.Counter[str] = collections.Counter()
 
 
 class Spectator:
@@ -250,7 +252,7 @@ async def abuse_run(
             peak = max(peak, rss_mb(pid))
         report[phase] = summary(step, quiet)
         if refusals:
-            report[phase]["refusals"] = refusals[:]
+            report[phase]["refusals"] = dict(refusals)
             refusals.clear()
         if phase == "quiet":
             quiet = report[phase].get("median_ms")

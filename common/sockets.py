@@ -228,13 +228,15 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(error, separators=(",", ":")))
 
     async def stop(self, code: int | None) -> None:
-        """Close this socket (with ``code`` unless its peer is already gone), undo what it
-        joined, and end the consumer: frames still in flight are never handled."""
+        """Undo what this socket joined, close it (with ``code`` unless its peer is already
+        gone), and end the consumer: frames still in flight are never handled."""
         if not self.stopping:
-            if code is not None:
-                await self.close(code=code)
             self.stopping = True
-        await self._release_once()
+            try:
+                await self._release_once()  # first: once the page sees the close, all is undone
+            finally:
+                if code is not None:
+                    await self.close(code=code)
         raise StopConsumer
 
     async def _release_once(self) -> None:

@@ -113,7 +113,8 @@ async def test_a_flooding_seat_cannot_come_back_at_once_with_a_fresh_socket():
     assert await channel_of(code, "Ana") == ""
 
 
-async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused():
+async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused(monkeypatch):
+    monkeypatch.setattr(sockets, "RATE", 0.0)  # no refill while the loop runs, however slow
     code, _, tokens = await database_sync_to_async(make_table)(bots=())
     admitted = 0
     for _ in range(sockets.BURST):  # far quicker than any page reconnects
@@ -127,8 +128,11 @@ async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused():
     assert admitted == sockets.BURST // sockets.CONNECT_COST
 
 
-async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_handshake():
+async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_handshake(
+    monkeypatch,
+):
     """Spectators hold no seat: their reconnects spend their address's budget."""
+    monkeypatch.setattr(sockets, "RATE", 0.0)  # no refill while the loop runs, however slow
     code, _, _ = await database_sync_to_async(make_table)(bots=())
     admitted = 0
     for _ in range(sockets.BURST):

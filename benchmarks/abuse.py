@@ -37,7 +37,6 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import load  # noqa: E402
 from load import (  # noqa: E402
     ROOT,
     Server,
@@ -173,20 +173,12 @@ class Nginx:
 # -- the run ---------------------------------------------------------------------------------
 
 
-def summary(step: Step, quiet: float | None = None) -> dict:
-    lat = sorted(step.latencies)
-    if not lat:
-        return {"moves": 0, "errors": step.errors}
-    median = statistics.median(lat)
-    result = {
-        "moves": len(lat),
-        "errors": step.errors,
-        "median_ms": round(median, 1),
-        "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))], 1),
-        "max_ms": round(lat[-1], 1),
-    }
-    if quiet:
-        result["median_vs_quiet"] = round(median / quiet, 2)
+def summary(step: Step, seconds: float, quiet: float | None = None) -> dict:
+    """load.py's figures of a step (ms), with the moves counted and, given the quiet
+    phase's median, this one's against it."""
+    result = {"moves": len(step.latencies), **load.summary(step, seconds)}
+    if quiet and result["median"]:
+        result["median_vs_quiet"] = round(result["median"] / quiet, 2)
     return result
 
 
@@ -250,12 +242,12 @@ async def abuse_run(
         while loop.time() < end:
             await asyncio.sleep(0.5)
             peak = max(peak, rss_mb(pid))
-        report[phase] = summary(step, quiet)
+        report[phase] = summary(step, seconds, quiet)
         if refusals:
             report[phase]["refusals"] = dict(refusals)
             refusals.clear()
         if phase == "quiet":
-            quiet = report[phase].get("median_ms")
+            quiet = report[phase]["median"]
         report["rss_mb"][f"peak {phase}"] = round(peak, 1)
         report["rss_mb"][f"end {phase}"] = round(rss_mb(pid), 1)
         if phase == "flood":
@@ -306,7 +298,7 @@ async def soak_run(
         "tables": len(tables),
         "minutes": minutes,
         "pace": pace,
-        **summary(step),
+        **summary(step, minutes * 60),
         "moves_first_minute": moves_first_minute,
         "rss_mb": {
             "after first minute": round(first_minute, 1),

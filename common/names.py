@@ -23,11 +23,16 @@ class BadName(ValueError):
     """A name nobody could read back: the message says what to type instead."""
 
 
-def clean(name: str, max_length: int) -> str:
-    """The name as shown: format characters (zero-width spaces, direction marks) removed,
-    runs of white space made one space. Refuses a name that leaves nothing visible."""
+def _shown(name: str) -> str:
+    """Format and control characters (zero-width spaces, direction marks) removed, runs of
+    white space made one space."""
     visible = "".join(ch for ch in str(name) if unicodedata.category(ch) not in ("Cf", "Cc"))
-    shown = " ".join(visible.split())
+    return " ".join(visible.split())
+
+
+def clean(name: str, max_length: int) -> str:
+    """The name as shown (``_shown``). Refuses a name that leaves nothing visible."""
+    shown = _shown(name)
     if not shown:
         raise BadName("Type a name with letters or digits in it: that one shows nothing.")
     if len(shown) > max_length:
@@ -37,6 +42,4 @@ def clean(name: str, max_length: int) -> str:
 
 def key(name: str) -> str:
     """What two names are compared by: the shown name, NFKC-normalised and case-folded."""
-    visible = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cf", "Cc"))
-    folded = unicodedata.normalize("NFKC", " ".join(visible.split())).casefold()
-    return folded.translate(LOOKALIKES)
+    return unicodedata.normalize("NFKC", _shown(name)).casefold().translate(LOOKALIKES)

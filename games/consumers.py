@@ -57,7 +57,8 @@ class TableConsumer(GuardedConsumer):
     # -- connection ------------------------------------------------------------------------
 
     def sender_key(self) -> str:
-        """A seat's budget follows its token across sockets; a spectator's, the address."""
+        """Who connects is read here, first thing (the table's code, a seat's token): a
+        seat's budget follows its token across sockets; a spectator's, the address."""
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
         return f"seat:{self.token}" if self.token else super().sender_key()

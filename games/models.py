@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import models
 from django.db.models import Q
@@ -117,6 +118,13 @@ class Table(models.Model):
     @property
     def group_name(self) -> str:
         return group_name(self.code)
+
+    @property
+    def turn_runs_long_at(self) -> datetime | None:
+        """When the turn on since the last move has run long (TURN_RUNS_LONG)."""
+        if self.moved_at is None:
+            return None
+        return self.moved_at + timedelta(seconds=TURN_RUNS_LONG)
 
     def game(self) -> Game | None:
         """The game at this row's version, as the move log gives it; None before the start."""

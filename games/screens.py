@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -25,7 +24,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, TURN_RUNS_LONG, Table, TableSeat, seated
+from .models import BOT_LEVELS, Table, TableSeat, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -423,10 +422,9 @@ def _players(
 
 
 def _runs_long_at(table: Table) -> str | None:
-    """When the turn on since the last move runs long (TURN_RUNS_LONG), as ISO time."""
-    if table.moved_at is None:
-        return None
-    return (table.moved_at + timedelta(seconds=TURN_RUNS_LONG)).isoformat()
+    """When the turn on since the last move runs long, as ISO time for the page's script."""
+    at = table.turn_runs_long_at
+    return at.isoformat() if at else None
 
 
 def _log(view: SeatView, names: dict[int, str]) -> list[str]:

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from common import names
+from common import names as people
 from games.bots import best_line, make_bot
 from games.engine import Game, IllegalAction, Rules, RulesError, view_for
 from games.engine.actions import END_TURN, Action
@@ -95,7 +95,7 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
     with transaction.atomic():
         table, seats = _locked(code)
         _in_lobby(table)
-        if any(names.key(s.name) == names.key(name) for s in seats):
+        if any(people.key(s.name) == people.key(name) for s in seats):
             raise Refused(f"Somebody at this table is already called {name}: pick another name.")
         seat = TableSeat.objects.create(
             table=table, position=_free(table, seats, position), name=name
@@ -341,13 +341,14 @@ def disconnect(code: str, channel: str) -> None:
 
 def turn_ran_long(table: Table, seat: TableSeat) -> bool:
     """The seat is on turn in a round being played, and has been since TURN_RUNS_LONG."""
-    if table.moved_at is None or table.status != Table.Status.PLAYING:
+    runs_long_at = table.turn_runs_long_at
+    if runs_long_at is None or table.status != Table.Status.PLAYING:
         return False
     game = table.game()
     rnd = game.round if game else None
     if rnd is None or rnd.result is not None or rnd.turn != seat.position:
         return False
-    return timezone.now() - table.moved_at >= timedelta(seconds=TURN_RUNS_LONG)
+    return timezone.now() >= runs_long_at
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -452,8 +453,8 @@ def _free(table: Table, seats: Iterable[TableSeat], position: int | None) -> int
 
 def _clean_name(name: str) -> str:
     try:
-        return names.clean(name, NAME_LENGTH)
-    except names.BadName as bad:
+        return people.clean(name, NAME_LENGTH)
+    except people.BadName as bad:
         raise Refused(str(bad)) from None
 
 

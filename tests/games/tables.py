@@ -27,14 +27,18 @@ def started_table() -> tuple[Table, dict[int, str]]:
     return table, {0: host.token, 1: ben.token}
 
 
+def intent(action: dict, version: int) -> dict:
+    """The message a browser sends for one of its legal actions."""
+    message = {"type": action["kind"], "version": version}
+    if action["kind"] == "play":
+        message.update(tile=action["tile"], train=action["train"], end=action["end"])
+    return message
+
+
 def first_legal_move(table: Table, token: str) -> dict:
     """The message for the first legal action in the seat's view at the table's version."""
     view = screens.screen(table.code, token).data
-    legal = view["game"]["legal"][0]
-    message = {"type": legal["kind"], "version": table.version}
-    if legal["kind"] == "play":
-        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
-    return message
+    return intent(view["game"]["legal"][0], table.version)
 
 
 def play_to_round_end(table: Table, tokens: dict[int, str]) -> Table:

@@ -20,19 +20,12 @@ from games import services
 from games.models import TableSeat
 
 from .conftest import ORIGIN, Player, make_table
+from .tables import intent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DEEP = "[" * 4_000
-
-
-def first_move(view: dict) -> dict:
-    """The first legal action of a seat's view, as the page would send it."""
-    legal = view["game"]["legal"][0]
-    message = {"type": legal["kind"], "version": view["version"]}
-    if legal["kind"] == "play":
-        message.update(tile=legal["tile"], train=legal["train"], end=legal["end"])
-    return message  # 4 KB, under the size limit: the parser would recurse 4,000 deep
+# 4 KB, under the size limit: the parser would recurse 4,000 deep
 
 
 async def outputs_until_close(player: Player) -> tuple[list[dict], dict]:
@@ -43,6 +36,28 @@ async def outputs_until_close(player: Player) -> tuple[list[dict], dict]:
         if output["type"] == "websocket.close":
             return sent, output
         sent.append(json.loads(output["text"]))
+
+
+async def flood(player: Player, frames: int) -> tuple[list[dict], dict]:
+    """Send ``frames`` pings at once; what the socket sent back, and its close."""
+    for _ in range(frames):
+        await player.socket.send_to(text_data='{"type": "ping"}')
+    return await outputs_until_close(player)
+
+
+async def admitted(code: str, token: str | None) -> int:
+    """How many sockets of ``token`` (None: a spectator) open, one after another, before
+    one is refused (at most BURST tries)."""
+    count = 0
+    for _ in range(sockets.BURST):
+        player = Player(code, token)
+        connected, _ = await player.socket.connect()
+        if not connected:
+            break
+        count += 1
+        await player.next_view()
+        await player.close()
+    return count
 
 
 @database_sync_to_async
@@ -90,9 +105,7 @@ async def test_after_a_flood_closes_the_socket_nothing_more_is_read_or_sent():
     code, _, tokens = await database_sync_to_async(make_table)(bots=())
     ana = Player(code, tokens["Ana"])
     await ana.connect()
-    for _ in range(sockets.BURST + 30):
-        await ana.socket.send_to(text_data='{"type": "ping"}')
-    sent, closed = await outputs_until_close(ana)
+    sent, closed = await flood(ana, sockets.BURST + 30)
     assert closed == {"type": "websocket.close", "code": sockets.FLOOD}
     assert len(sent) < sockets.BURST  # pongs (and maybe a view) for what fitted the budget
     assert await ana.socket.receive_nothing(timeout=0.5)  # the 30 frames after: ignored
@@ -103,9 +116,7 @@ async def test_a_flooding_seat_cannot_come_back_at_once_with_a_fresh_socket():
     code, _, tokens = await database_sync_to_async(make_table)(bots=())
     ana = Player(code, tokens["Ana"])
     await ana.connect()
-    for _ in range(sockets.BURST + 1):
-        await ana.socket.send_to(text_data='{"type": "ping"}')
-    _, closed = await outputs_until_close(ana)
+    _, closed = await flood(ana, sockets.BURST + 1)
     assert closed["code"] == sockets.FLOOD
     again = Player(code, tokens["Ana"])
     connected, _ = await again.socket.connect()
@@ -116,16 +127,8 @@ async def test_a_flooding_seat_cannot_come_back_at_once_with_a_fresh_socket():
 async def test_reconnecting_spends_the_seats_budget_so_a_storm_is_refused(monkeypatch):
     monkeypatch.setattr(sockets, "RATE", 0.0)  # no refill while the loop runs, however slow
     code, _, tokens = await database_sync_to_async(make_table)(bots=())
-    admitted = 0
-    for _ in range(sockets.BURST):  # far quicker than any page reconnects
-        ana = Player(code, tokens["Ana"])
-        connected, _ = await ana.socket.connect()
-        if not connected:
-            break
-        admitted += 1
-        await ana.next_view()
-        await ana.close()
-    assert admitted == sockets.BURST // sockets.CONNECT_COST
+    # far quicker than any page reconnects
+    assert await admitted(code, tokens["Ana"]) == sockets.BURST // sockets.CONNECT_COST
 
 
 async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_handshake(
@@ -134,16 +137,7 @@ async def test_an_address_opening_sockets_faster_than_a_page_is_refused_at_the_h
     """Spectators hold no seat: their reconnects spend their address's budget."""
     monkeypatch.setattr(sockets, "RATE", 0.0)  # no refill while the loop runs, however slow
     code, _, _ = await database_sync_to_async(make_table)(bots=())
-    admitted = 0
-    for _ in range(sockets.BURST):
-        watcher = Player(code, None)
-        connected, _ = await watcher.socket.connect()
-        if not connected:
-            break
-        admitted += 1
-        await watcher.next_view()
-        await watcher.close()
-    assert admitted == sockets.BURST // sockets.CONNECT_COST
+    assert await admitted(code, None) == sockets.BURST // sockets.CONNECT_COST
 
 
 async def test_a_seat_reopened_on_a_new_screen_redraws_nobody_elses_view():
@@ -191,7 +185,7 @@ async def test_a_view_for_a_client_already_gone_is_dropped_quietly_and_frees_the
     view = await ana.connect()
     gone.set()  # Ben's phone drops off; Ana's move is then announced to his socket
     with caplog.at_level(logging.INFO):
-        await ana.send(first_move(view))
+        await ana.send(intent(view["game"]["legal"][0], view["version"]))
         await ana.next_view()
         await ben.socket.wait(timeout=2)  # his consumer ends, without an exception
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
@@ -202,9 +196,7 @@ async def test_a_flooding_seat_cannot_come_back_at_once_as_a_spectator_either():
     code, _, tokens = await database_sync_to_async(make_table)(bots=())
     ana = Player(code, tokens["Ana"])
     await ana.connect()
-    for _ in range(sockets.BURST + 1):
-        await ana.socket.send_to(text_data='{"type": "ping"}')
-    _, closed = await outputs_until_close(ana)
+    _, closed = await flood(ana, sockets.BURST + 1)
     assert closed["code"] == sockets.FLOOD
     connected, _ = await Player(code, None).socket.connect()
     assert not connected

@@ -17,16 +17,9 @@ from scoring.models import Entry
 from scoring.services import compute_sheet
 
 from .conftest import Player, make_table
+from .tables import intent
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def intent(action: dict, version: int) -> dict:
-    """The message a browser sends for one of its legal actions."""
-    message = {"type": action["kind"], "version": version}
-    if action["kind"] == "play":
-        message.update(tile=action["tile"], train=action["train"], end=action["end"])
-    return message
 
 
 async def play_round(players: dict[int, Player], choose=lambda legal: legal[0]):

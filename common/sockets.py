@@ -25,6 +25,7 @@ nginx limits connections and upgrades per address, daphne the size of one messag
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -240,6 +241,14 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         raise StopConsumer
 
     async def _release_once(self) -> None:
-        if not self._released:
-            self._released = True
-            await self.release()
+        """Release, to the end even when cancelled (the server stopping): a release half
+        done leaves a database write in a thread that then waits for a loop that is gone,
+        and the process cannot exit."""
+        if self._released:
+            return
+        self._released = True
+        releasing = asyncio.ensure_future(self.release())
+        while not releasing.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(releasing)
+        releasing.result()

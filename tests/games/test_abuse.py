@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+import time
 
 import pytest
 from autobahn.exception import Disconnected
@@ -200,3 +202,27 @@ async def test_a_flooding_seat_cannot_come_back_at_once_as_a_spectator_either():
     assert closed["code"] == sockets.FLOOD
     connected, _ = await Player(code, None).socket.connect()
     assert not connected
+
+
+async def test_a_socket_cancelled_while_it_releases_its_seat_finishes_the_release(monkeypatch):
+    """The server stopping cancels every consumer: one in the middle of freeing its seat
+    finishes first (a write left in its thread would wait for a loop that is gone)."""
+    code, _, tokens = await database_sync_to_async(make_table)(bots=())
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    started, finished = threading.Event(), threading.Event()
+    disconnect = services.disconnect
+
+    def slow_disconnect(*args):
+        started.set()
+        time.sleep(0.3)
+        disconnect(*args)
+        finished.set()
+
+    monkeypatch.setattr(services, "disconnect", slow_disconnect)
+    await ana.socket.send_input({"type": "websocket.disconnect", "code": 1001})
+    await asyncio.to_thread(started.wait, 2)
+    ana.socket.future.cancel()  # as daphne does to every socket when it stops
+    await asyncio.gather(ana.socket.future, return_exceptions=True)
+    assert finished.is_set()  # the consumer ended only once its seat was free
+    assert await channel_of(code, "Ana") == ""

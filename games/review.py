@@ -87,7 +87,7 @@ def import_record(text: str, *, by: str) -> Match:
     game = replayer.game
     if game.round is None:
         raise RecordError(lines[-1], "no round was dealt, so there is nothing to review.")
-    names = _names(records, lines[0])
+    names = names_in(records)  # the replay checked them: a text a seat
     with transaction.atomic():
         try:
             match = sheets.create_match(names, game.rules, by=by, kind=Match.Kind.ONLINE)
@@ -121,17 +121,6 @@ def import_record(text: str, *, by: str) -> Match:
             except Refused as refused:
                 raise RecordError(line, str(refused)) from None
     return match
-
-
-def _names(records: list[dict[str, Any]], line: int) -> list[str]:
-    """The names to seat, refused at the match line unless they are one text a seat (the
-    engine reads no names, so replaying the record did not check them)."""
-    names, players = names_in(records), records[0]["players"]
-    if not isinstance(names, list) or len(names) != players:
-        raise RecordError(line, f"names must be a list of {players} names, one a seat.")
-    if not all(isinstance(n, str) for n in names):
-        raise RecordError(line, "every name must be a text.")
-    return names
 
 
 # -- the story in words --------------------------------------------------------------------

@@ -14,7 +14,7 @@ See ``docs/engine.md`` for the API and the action vocabulary.
 
 from .actions import Action, draw, end_turn, pass_turn, place_engine, play
 from .errors import IllegalAction
-from .play import apply, legal_actions
+from .moves import apply, legal_actions
 from .records import Recorder, RecordError, Replayer, replay, replay_steps
 from .rules import PRESETS, Rules, RulesError, preset
 from .scoring import HandCount, score, totals, winners

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .play import legal_actions
+from .moves import legal_actions
 from .state import Game
 from .tiles import full_set
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import DRAW, Action
 from .errors import IllegalAction
-from .play import apply
+from .moves import apply
 from .rules import Rules, RulesError
 from .scoring import winners
 from .setup import next_round
@@ -223,21 +223,26 @@ def _read_match(record: dict[str, Any]) -> Game:
     if record.get("format", FORMAT) != FORMAT:
         raise ValueError(f"format {record.get('format')!r} is not format {FORMAT}.")
     rules = Rules.from_dict(record["rules"])
-    players = record["players"]
-    first_seat = record.get("first_seat", 0)
-    if type(players) is not int or type(first_seat) is not int:
-        raise ValueError("players and first_seat must be numbers.")
+    players = _whole(record, "players")
+    first_seat = _whole(record, "first_seat", 0)
     rules.hand_size_for(players)
     if not 0 <= first_seat < players:
         raise ValueError(f"first_seat {first_seat} is not a seat of {players}.")
-    return Game(rules=rules, players=players, seed=record.get("seed", 0), first_seat=first_seat)
+    names = record.get("names")
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise ValueError(f"names must be a list of {players} texts, one a seat.")
+    return Game(rules=rules, players=players, seed=_whole(record, "seed", 0), first_seat=first_seat)
 
 
 def _read_deal(record: dict[str, Any]) -> Deal:
     return Deal(
-        number=record["round"],
-        engine=record["engine"],
-        first_seat=record["first_seat"],
+        number=_whole(record, "round"),
+        engine=_whole(record, "engine"),
+        first_seat=_whole(record, "first_seat"),
         hands=tuple(_read_tiles(h) for h in record["hands"]),
         boneyard=_read_tiles(record["boneyard"]),
     )
@@ -245,7 +250,7 @@ def _read_deal(record: dict[str, Any]) -> Deal:
 
 def _read_action(game: Game, record: dict[str, Any]) -> Game:
     rnd = game.round
-    if rnd is None or record.get("round") != rnd.number:
+    if rnd is None or _whole(record, "round") != rnd.number:
         raise ValueError(f"an action of round {record.get('round')!r} during another round.")
     action = Action.from_dict(record)
     if action.kind == DRAW and "tile" in record:
@@ -262,7 +267,7 @@ def _check_round_end(game: Game, record: dict[str, Any]) -> None:
         raise ValueError("a round_end record, but the round is still being played.")
     expected = round_end_record(rnd)
     for key in ("round", "reason", "out_seat", "scores", "hands"):
-        if record.get(key) != expected[key]:
+        if not _same(record.get(key), expected[key]):
             raise ValueError(
                 f"round_end says {key} {record.get(key)!r}, the play gives {expected[key]!r}."
             )
@@ -273,10 +278,30 @@ def _check_match_end(game: Game, record: dict[str, Any]) -> None:
         raise ValueError("a match_end record before the last round was played.")
     expected = match_end_record(game)
     for key in ("totals", "winners"):
-        if record.get(key) != expected[key]:
+        if not _same(record.get(key), expected[key]):
             raise ValueError(
                 f"match_end says {key} {record.get(key)!r}, the play gives {expected[key]!r}."
             )
+
+
+def _whole(record: dict[str, Any], key: str, default: int | None = None) -> int:
+    """A field that must be a whole number: ``1.0`` or ``true`` is refused, as a record
+    written by :class:`Recorder` never holds one (and ``1.0 == 1`` would let it pass)."""
+    if key not in record and default is not None:
+        return default
+    value = record[key]
+    if type(value) is not int:
+        raise ValueError(f"{key} must be a whole number, not {value!r}.")
+    return value
+
+
+def _same(given: Any, expected: Any) -> bool:
+    """Equal, and of the same types all the way down (``[1.0]`` is not ``[1]``)."""
+    if type(given) is not type(expected):
+        return False
+    if isinstance(expected, list):
+        return len(given) == len(expected) and all(map(_same, given, expected))
+    return given == expected
 
 
 def _message(error: Exception) -> str:

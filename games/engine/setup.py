@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .play import settle
+from .moves import settle
 from .rules import Rules
 from .state import Branch, Deal, Game, Round, Train
 from .tiles import Tile, full_set

@@ -1,4 +1,4 @@
-"""The game state: immutable values that :func:`~games.engine.play.apply` turns into new ones.
+"""The game state: immutable values that :func:`~games.engine.moves.apply` turns into new ones.
 
 Every part is a tuple or a frozen value, so a new state shares everything an action did not
 touch with the state it came from; nothing is ever changed in place. That keeps the engine

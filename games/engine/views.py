@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .actions import Action
-from .play import legal_actions
+from .moves import legal_actions
 from .rules import Rules
 from .state import Event, Game, Train
 from .tiles import Tile

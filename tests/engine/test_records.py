@@ -1,8 +1,10 @@
 """Game records: writing, replaying, and refusing a record that breaks a rule."""
 
+from pathlib import Path
+
 import pytest
 
-from games.engine import Recorder, RecordError, Rules, legal_actions, new_game, replay
+from games.engine import Action, Recorder, RecordError, Rules, legal_actions, new_game, replay
 from games.engine.records import dumps, loads, replay_steps
 
 SHORT = Rules(rounds=2, highest_double=6)
@@ -120,3 +122,57 @@ def test_replay_refuses_broken_records(records, message):
 def test_loads_refuses_a_line_that_is_not_json():
     with pytest.raises(RecordError, match="line 2: not JSON"):
         loads('{"type": "match"}\n{oops\n')
+
+
+RECORDED = Path(__file__).with_name("records") / "greedy-and-strategic-3-rounds.jsonl"
+
+
+def test_a_record_written_before_the_house_rules_replays_to_its_own_totals():
+    """A record kept as it was written (three rounds, greedy and strategic bots): whatever
+    the engine gains, the records people already hold must replay unchanged."""
+    records = loads(RECORDED.read_text())
+    game = replay(records)[-1]
+    assert game.totals() == records[-1]["totals"] == [95, 107, 118, 31]
+
+
+def _retyped(records, index, **fields):
+    changed = [dict(r) for r in records]
+    changed[index].update(fields)
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "says"),
+    [
+        (0, {"names": [1, 2, 3]}, "names must be a list of 3 texts"),
+        (0, {"names": ["Ana", "Ben"]}, "names must be a list of 3 texts"),
+        (0, {"names": "Ana, Ben, Cy"}, "names must be a list of 3 texts"),
+        (0, {"players": 3.0}, "players must be a whole number"),
+        (0, {"seed": 4.0}, "seed must be a whole number"),
+        (1, {"round": 1.0}, "round must be a whole number"),
+        (1, {"engine": 6.0}, "engine must be a whole number"),
+        ("action", {"round": 1.0}, "round must be a whole number"),
+        ("action", {"round": True}, "round must be a whole number"),
+        ("round_end", {"scores": "floats"}, "round_end says scores"),
+        ("match_end", {"totals": "floats"}, "match_end says totals"),
+    ],
+)
+def test_replay_refuses_numbers_of_the_wrong_type_naming_the_line(where, fields, says):
+    """``1.0 == 1`` in Python: a record with floats where whole numbers belong, or names that
+    are not one text a seat, is refused at its line, never accepted nor a bare TypeError."""
+    _, records = play_match()
+    if isinstance(where, str):
+        where = next(i for i, r in enumerate(records) if r["type"] == where)
+    for key, value in fields.items():
+        if value == "floats":
+            fields[key] = [float(n) for n in records[where][key]]
+    with pytest.raises(RecordError, match=says) as refused:
+        replay(_retyped(records, where, **fields))
+    assert refused.value.line == where + 1
+
+
+def test_the_play_action_is_importable_from_the_package():
+    """The package exports ``play`` the action; no submodule of that name may hide it."""
+    from games.engine import play
+
+    assert play(0, (12, 5), 0) == Action("play", 0, (5, 12), 0, 0)

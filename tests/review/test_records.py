@@ -210,7 +210,7 @@ def give_one_name_too_few(lines: list[str]) -> int:
         (keep_only_the_match_line, "no round was dealt"),
         (empty_the_file, "no record"),
         (name_a_player_twice, "Ana is named twice"),
-        (give_one_name_too_few, "names must be a list of 3 names"),
+        (give_one_name_too_few, "names must be a list of 3 texts"),
     ],
 )
 def test_broken_records_are_refused_with_the_line_and_the_sentence(online_match, breakage, says):

@@ -63,11 +63,15 @@ def test_ben_gets_his_seat_back_on_a_new_phone_once_the_host_approves(asgi_serve
     laptop.close()
 
 
-def test_nobody_gets_a_seat_the_host_refuses(asgi_server, browser, phone):
+def test_the_asker_may_cancel_and_nobody_gets_a_seat_the_host_refuses(asgi_server, browser, phone):
     laptop, link, _ = match_with_ben_gone(asgi_server.url, browser, phone)
     ana = laptop.pages[0]
     new_phone = phone().new_page()
     ask_for_bens_seat(new_phone, link)
+    expect(ana.locator(".claim--answer")).to_be_visible()
+    new_phone.get_by_role("button", name="Cancel the request").click()  # had second thoughts
+    expect(ana.locator(".claim--answer")).to_have_count(0)
+    new_phone.get_by_role("button", name="I am Ben").click()
 
     ana.locator(".claim--answer").get_by_role("button", name="Refuse").click()
 

@@ -245,7 +245,7 @@ def parse_intent(message: Any) -> Intent:
     if not isinstance(message, dict):
         raise BadMessage("A message is a JSON object with a type.")
     kind = message.get("type")
-    if kind in TABLE_INTENTS or kind == "cancel_ask":
+    if kind in TABLE_INTENTS:
         return Intent(kind)
     if kind in SEAT_INTENTS:
         return _seat_intent(kind, message)
@@ -266,6 +266,8 @@ def parse_intent(message: Any) -> Intent:
 
 
 def _seat_intent(kind: str, message: dict[str, Any]) -> Intent:
+    if kind == "cancel_ask":
+        return Intent(kind)
     position = message.get("position")
     if type(position) is not int or not 0 <= position < MAX_PLAYERS:
         raise BadMessage(f"A seat is named by its position, a number from 0 to {MAX_PLAYERS - 1}.")

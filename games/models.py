@@ -226,7 +226,7 @@ class TableSeat(models.Model):
 
 def answerers(seats: Iterable[TableSeat]) -> list[TableSeat]:
     """Who may give a seat to a screen that asks for it: the host (the first seat) when
-    connected, else every other person seated and connected. Somebody at the table must
+    connected, else every person seated and connected. Somebody at the table must
     vouch for the asker, since whoever gets the seat plays its hand."""
     people = [s for s in seats if not s.is_bot and s.connected]
     host = [s for s in people if s.position == 0]

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import screens, services
 from games.engine import Rules
+from games.forms import BadMessage, Intent
 from games.models import CLAIM_WAITS, Table, TableSeat
 
 from .conftest import Player, make_table
@@ -153,6 +154,28 @@ def test_the_asker_may_cancel_and_a_closed_screen_withdraws_its_request():
     services.ask_for_seat(table.code, None, ASKER, 1)
     services.disconnect(table.code, ASKER)
     assert seat(table, 1).claimed_by == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "sentence"),
+    [
+        ({"type": "ask_seat"}, "A seat is named by its position, a number from 0 to 9."),
+        ({"type": "ask_seat", "position": "1"}, "A seat is named by its position"),
+        ({"type": "ask_seat", "position": 10}, "A seat is named by its position"),
+        ({"type": "answer_seat", "position": 1}, "says approve: true or false"),
+        ({"type": "answer_seat", "position": 1, "approve": "yes"}, "says approve: true or"),
+    ],
+)
+def test_a_request_or_answer_of_the_wrong_shape_is_a_bad_message(message, sentence):
+    with pytest.raises(BadMessage, match=sentence):
+        parse(message)
+
+
+def test_the_shapes_of_a_request_its_cancel_and_its_answer():
+    assert parse({"type": "ask_seat", "position": 1}) == Intent("ask_seat", position=1)
+    assert parse({"type": "cancel_ask", "position": "ignored"}) == Intent("cancel_ask")
+    answer = parse({"type": "answer_seat", "position": 0, "approve": False})
+    assert answer == Intent("answer_seat", position=0, approve=False)
 
 
 def test_seats_are_asked_back_only_while_the_match_is_played():

@@ -23,11 +23,12 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
+from django.urls import reverse
 
 from common.sockets import GuardedConsumer
 
 from . import screens, services, sessions
-from .forms import BadMessage, Intent, parse_intent
+from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ class TableConsumer(GuardedConsumer):
     group = ""
     viewer: screens.Viewer
     shown: int = 0  # the newest revision this socket has sent a view of
+    asked = False  # it asked for a seat: its request goes when it closes
 
     # -- connection ------------------------------------------------------------------------
 
@@ -85,7 +87,7 @@ class TableConsumer(GuardedConsumer):
     async def release(self) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.token:
+            if self.token or self.asked:
                 await write(services.disconnect)(self.code, self.channel_name)
 
     # -- what the browser sends --------------------------------------------------------------
@@ -103,10 +105,33 @@ class TableConsumer(GuardedConsumer):
             if (await read(screens.revision)(self.code) or 0) > self.shown:
                 await self.push()
             return
+        if intent.type in SEAT_INTENTS:
+            await self._seat_request(intent)
+            return
         if self.token is None:
             await self.refuse("spectator", "Spectators watch: take a seat to play.")
             return
         await self._act(intent)
+
+    async def _seat_request(self, intent: Intent) -> None:
+        """Somebody watching asks for a seat back (or cancels), or a person at the table
+        answers such a request: the answer comes back to the asker from the service."""
+        try:
+            if intent.type == "ask_seat":
+                await write(services.ask_for_seat)(
+                    self.code, self.token, self.channel_name, intent.position
+                )
+                self.asked = True
+            elif intent.type == "cancel_ask":
+                await write(services.cancel_seat_request)(self.code, self.channel_name)
+            elif self.token is None:
+                await self.refuse("spectator", "Only a person at the table can answer that.")
+            else:
+                await write(services.answer_seat_request)(
+                    self.code, self.token, intent.position, intent.approve
+                )
+        except services.Refused as refused:
+            await self.refuse("refused", str(refused))
 
     async def _act(self, intent: Intent) -> None:
         try:
@@ -143,6 +168,15 @@ class TableConsumer(GuardedConsumer):
         )
         self.token = None  # do not free the seat the other screen now holds
         await self.stop(REPLACED)
+
+    async def seat_granted(self, event: dict[str, Any]) -> None:
+        """The seat this screen asked for is given to it, under a new token: the page opens
+        the seat's rejoin link, which puts the token in this browser's session."""
+        url = reverse("games:rejoin", args=[self.code, event["token"]])
+        await self._send({"type": "seat_granted", "url": url})
+
+    async def seat_refused(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "seat_refused", "message": event["message"]})
 
     # -- helpers -----------------------------------------------------------------------------
 

@@ -214,6 +214,8 @@ class BotForm(forms.Form):
 
 GAME_INTENTS = ("play", "line", "draw", "pass", "end_turn", "place_engine")
 TABLE_INTENTS = ("ready", "ping")
+# Asking for a seat back from another screen (a lost phone), and the answer to it.
+SEAT_INTENTS = ("ask_seat", "cancel_ask", "answer_seat")
 MAX_LINE = 40  # no hand in any set holds more tiles than this in one line
 
 
@@ -226,6 +228,8 @@ class Intent:
     type: str
     version: int | None = None
     plays: tuple[tuple[tuple[int, int], int, int], ...] = field(default=())  # tile, train, end
+    position: int | None = None  # the seat asked for, or whose request is answered
+    approve: bool = False  # the answer to a request for a seat
 
     def actions(self, seat: int) -> list[Action]:
         """The engine actions this intent asks for, taken by ``seat``. A line is its plays;
@@ -243,8 +247,10 @@ def parse_intent(message: Any) -> Intent:
     kind = message.get("type")
     if kind in TABLE_INTENTS:
         return Intent(kind)
+    if kind in SEAT_INTENTS:
+        return _seat_intent(kind, message)
     if kind not in GAME_INTENTS:
-        known = ", ".join(GAME_INTENTS + TABLE_INTENTS)
+        known = ", ".join(GAME_INTENTS + TABLE_INTENTS + SEAT_INTENTS)
         raise BadMessage(f"Unknown message type {kind!r}: expected one of {known}.")
     version = message.get("version")
     if type(version) is not int or version < 0:
@@ -257,6 +263,20 @@ def parse_intent(message: Any) -> Intent:
             raise BadMessage(f"A line is a list of 1 to {MAX_LINE} plays.")
         return Intent(kind, version, tuple(_play(p) for p in plays))
     return Intent(kind, version)
+
+
+def _seat_intent(kind: str, message: dict[str, Any]) -> Intent:
+    if kind == "cancel_ask":
+        return Intent(kind)
+    position = message.get("position")
+    if type(position) is not int or not 0 <= position < MAX_PLAYERS:
+        raise BadMessage(f"A seat is named by its position, a number from 0 to {MAX_PLAYERS - 1}.")
+    if kind == "ask_seat":
+        return Intent(kind, position=position)
+    approve = message.get("approve")
+    if type(approve) is not bool:
+        raise BadMessage("An answer to a request for a seat says approve: true or false.")
+    return Intent(kind, position=position, approve=approve)
 
 
 def _play(data: Any) -> tuple[tuple[int, int], int, int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -27,6 +27,9 @@ NAME_LENGTH = 40
 # A turn at a table of friends takes seconds; two minutes on turn is someone who has walked
 # away from a phone that is still connected: the host may then let a bot play for them.
 TURN_RUNS_LONG = 120  # seconds
+# A request for a seat lives as long as the screen that asked is open; one left behind by a
+# process that died with its sockets gives way to a new request after this long.
+CLAIM_WAITS = 600  # seconds
 BOT_LEVELS = ("random", "greedy", "strategic")
 
 
@@ -168,6 +171,13 @@ class TableSeat(models.Model):
     channel_name = models.CharField(
         max_length=200, blank=True, help_text="The socket that holds the seat now, if any."
     )
+    claimed_by = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The socket of somebody watching who asked for this seat back (a lost "
+        "phone), until a person at the table answers.",
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text="When it was asked.")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -183,6 +193,11 @@ class TableSeat(models.Model):
                 condition=Q(kind="human", bot_level="")
                 | Q(kind="bot", stand_in="") & ~Q(bot_level=""),
                 name="table_seat_bot_has_a_level",
+            ),
+            models.CheckConstraint(
+                condition=Q(claimed_by="", claimed_at__isnull=True)
+                | Q(kind="human", claimed_at__isnull=False) & ~Q(claimed_by=""),
+                name="table_seat_claimed_for_a_person",
             ),
         ]
 
@@ -207,6 +222,15 @@ class TableSeat(models.Model):
         """A person who has lost the connection, with no bot standing in: the host may let
         one play for them."""
         return not self.is_bot and not self.connected and not self.stand_in
+
+
+def answerers(seats: Iterable[TableSeat]) -> list[TableSeat]:
+    """Who may give a seat to a screen that asks for it: the host (the first seat) when
+    connected, else every person seated and connected. Somebody at the table must
+    vouch for the asker, since whoever gets the seat plays its hand."""
+    people = [s for s in seats if not s.is_bot and s.connected]
+    host = [s for s in people if s.position == 0]
+    return host or people
 
 
 class Move(models.Model):

@@ -24,7 +24,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, Table, TableSeat, seated
+from .models import BOT_LEVELS, Table, TableSeat, answerers, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -48,6 +48,7 @@ class Viewer:
 
     seat_id: int | None = None
     is_host: bool = False
+    channel: str = ""  # the socket drawn for ('' for a page): a request for a seat it made
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bo
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
     context = screen_context(table, seats, me, game, view, is_host=viewer.is_host)
+    context["claims"] = _claims(table, seats, me, viewer.channel)
     round_over = view is not None and view.round_over
     context["sheet_due"] = table.match_id is not None and (with_sheet or round_over)
     data = _table_data(table, seats) | {
@@ -128,6 +130,7 @@ SEAT_SHOWN = (
     "stand_in",
     "ready_for",
     "channel_name",
+    "claimed_by",
 )
 
 
@@ -233,6 +236,28 @@ def screen_context(
         stand_in_for=_stand_in_for(seats, me, view) if is_host else None,
     )
     return context
+
+
+def _claims(
+    table: Table, seats: list[TableSeat], me: TableSeat | None, channel: str
+) -> dict[str, Any]:
+    """Requests for a seat from another screen (a lost phone), as one screen shows them:
+    to somebody watching, the seats of the people who have left, to ask for theirs back,
+    or the request this socket made while it waits; to a person who may answer them
+    (models.answerers), the requests waiting."""
+    if table.status != Table.Status.PLAYING:
+        return {}
+    if me is None:
+        mine = next((s for s in seats if channel and s.claimed_by == channel), None)
+        left = [s for s in seats if not s.is_bot and not s.connected]
+        return {
+            "mine": mine,
+            "answerers": [s.name for s in answerers(seats)],
+            "offer": [] if mine else left,
+        }
+    if me in answerers(seats):
+        return {"waiting": [s for s in seats if s.claimed_by]}
+    return {}
 
 
 def _draw_sheet(table: Table) -> str:

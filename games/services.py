@@ -36,12 +36,15 @@ from scoring.models import Match
 from .forms import Intent
 from .models import (
     BOT_LEVELS,
+    CLAIM_WAITS,
     NAME_LENGTH,
     TURN_RUNS_LONG,
     Move,
     Table,
     TableSeat,
+    answerers,
     keep_game,
+    new_seat_token,
     seated,
 )
 from .screens import Viewer, snapshot
@@ -310,10 +313,10 @@ def connect(
     with transaction.atomic():
         table, seats = _locked(code)
         is_host = bool(host_token) and host_token == table.host_token
-        viewer, replaced = Viewer(None, is_host), ""
+        viewer, replaced = Viewer(None, is_host, channel), ""
         if token is not None:
             seat = _seat_of(seats, token)
-            viewer = Viewer(seat.pk, is_host)
+            viewer = Viewer(seat.pk, is_host, channel)
             replaced = seat.channel_name if seat.channel_name != channel else ""
             shown_before = (seat.connected, seat.stand_in)
             seat.channel_name = channel
@@ -326,7 +329,8 @@ def connect(
 
 
 def disconnect(code: str, channel: str) -> None:
-    """A socket closed: its seat, if it still holds one, is away."""
+    """A socket closed: its seat, if it still holds one, is away, and a request for a seat
+    it made is withdrawn (it can no longer be told the answer)."""
     with transaction.atomic():
         found = seated(code, lock=True)
         if found is None:
@@ -336,7 +340,127 @@ def disconnect(code: str, channel: str) -> None:
         if seat is not None:
             seat.channel_name = ""
             seat.save(update_fields=["channel_name"])
+        asked = next((s for s in seats if s.claimed_by == channel), None)
+        if asked is not None:
+            _drop_claim(asked)
+        if seat is not None or asked is not None:
             _announce(table, seats)
+
+
+# -- a seat asked back from another screen (a lost phone) ----------------------------------
+
+
+def ask_for_seat(code: str, token: str | None, channel: str, position: int) -> None:
+    """Somebody watching on the socket ``channel`` says a seat is theirs: their phone was
+    lost or closed, and with it the rejoin link. Nothing changes hands here: the request
+    waits for a person at the table to answer it (answer_seat_request). One request waits
+    for a seat (a second is refused, unless the first has waited CLAIM_WAITS), and one
+    for a screen."""
+    with transaction.atomic():
+        table, seats = _locked(code)
+        if token and any(compare_digest(s.token, token) for s in seats):
+            raise Refused("You have a seat at this table already.")
+        if table.status != Table.Status.PLAYING:
+            raise Refused("A seat can be asked back only while the match is being played.")
+        seat = next((s for s in seats if s.position == position), None)
+        if seat is None:
+            raise Refused(
+                f"This table has seats 1 to {len(seats)}: there is no seat {position + 1}."
+            )
+        if seat.is_bot:
+            raise Refused(f"{seat.name} is a bot: only a person's seat can be asked back.")
+        if seat.connected:
+            raise Refused(
+                f"{seat.name} is at the table on their screen now: only the seat of somebody "
+                "who has left can be asked back."
+            )
+        asked = next((s for s in seats if s.claimed_by == channel), None)
+        if asked == seat:
+            raise Refused(f"You have already asked for {seat.name}'s seat: wait for the answer.")
+        if asked is not None:
+            raise Refused(f"You have asked for {asked.name}'s seat: cancel that request first.")
+        now = timezone.now()
+        if seat.claimed_by and seat.claimed_at > now - timedelta(seconds=CLAIM_WAITS):
+            raise Refused(
+                f"Somebody else has asked for {seat.name}'s seat: it waits for an answer."
+            )
+        seat.claimed_by, seat.claimed_at = channel, now
+        seat.save(update_fields=["claimed_by", "claimed_at"])
+        _announce(table, seats)
+
+
+def cancel_seat_request(code: str, channel: str) -> None:
+    """The screen that asked for a seat takes its request back."""
+    with transaction.atomic():
+        table, seats = _locked(code)
+        seat = next((s for s in seats if channel and s.claimed_by == channel), None)
+        if seat is None:
+            raise Refused("You have no request for a seat waiting.")
+        _drop_claim(seat)
+        _announce(table, seats)
+
+
+def answer_seat_request(code: str, token: str, position: int, approve: bool) -> None:
+    """A person at the table (the host, or while the host is away anybody connected)
+    answers a request for a seat. Approved, the seat gets a new token and the asking screen
+    alone is sent it: the old rejoin link and the old device's session no longer hold the
+    seat, and a screen still open on it is told it was replaced. The first seat's new
+    holder is the host, so the host's token is renewed as well. Refused, the asker is told."""
+    with transaction.atomic():
+        table, seats = _locked(code)
+        me = _seat_of(seats, token)
+        seat = next((s for s in seats if s.position == position), None)
+        if seat is None or not seat.claimed_by:
+            raise Refused("Nobody is asking for that seat now: it was answered or withdrawn.")
+        allowed = answerers(seats)
+        if me not in allowed:
+            host = next((s for s in allowed if s.position == 0), None)
+            raise Refused(
+                f"{host.name}, the host, answers requests for seats."
+                if host
+                else "Only a person connected at the table can answer a request for a seat."
+            )
+        asker = seat.claimed_by
+        _drop_claim(seat)
+        fields = None
+        if approve:
+            replaced = seat.channel_name
+            seat.token, seat.channel_name = new_seat_token(), ""
+            seat.save(update_fields=["token", "channel_name"])
+            if seat.position == 0:
+                table.host_token = new_seat_token()
+                fields = ["host_token", "revision", "updated_at"]
+            if replaced:
+                _tell(replaced, {"type": "seat.replaced"})
+            _tell(asker, {"type": "seat.granted", "token": seat.token})
+        else:
+            message = f"{me.name} refused your request for {seat.name}'s seat."
+            _tell(asker, {"type": "seat.refused", "message": message})
+        _announce(table, seats, fields)
+
+
+def seat_for_host(code: str, host_token: str, position: int) -> TableSeat:
+    """A person's seat, for the host to show its private link (a QR code) to its player on
+    a new phone: only the host may see another seat's token."""
+    found = seated(code)
+    if found is None:
+        raise Refused("There is no table with that link: it may have been mistyped.")
+    table, seats = found
+    _host(table, host_token)
+    seat = next((s for s in seats if s.position == position and not s.is_bot), None)
+    if seat is None:
+        raise Refused(f"Seat {position + 1} is not a person's: it has no private link.")
+    return seat
+
+
+def _drop_claim(seat: TableSeat) -> None:
+    seat.claimed_by, seat.claimed_at = "", None
+    seat.save(update_fields=["claimed_by", "claimed_at"])
+
+
+def _tell(channel: str, message: dict) -> None:
+    """Send one socket a message once the transaction has committed."""
+    transaction.on_commit(lambda: async_to_sync(get_channel_layer().send)(channel, message))
 
 
 def turn_ran_long(table: Table, seat: TableSeat) -> bool:

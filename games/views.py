@@ -147,6 +147,21 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
 
 @never_cache
 @require_GET
+def seat_link(request: HttpRequest, code: str, position: int) -> HttpResponse:
+    """A seat's private link as a QR code, for the host's screen alone: the player whose
+    phone is gone scans it on a new one. Drawn when asked for, since a seat's token changes
+    when it is given to another screen."""
+    get_object_or_404(Table, code=code)
+    try:
+        seat = services.seat_for_host(code, sessions.host_token(request.session, code), position)
+    except services.Refused as refused:
+        return HttpResponse(str(refused), status=403, content_type="text/plain")
+    link = _qr(request.build_absolute_uri(reverse("games:rejoin", args=[code, seat.token])))
+    return render(request, "games/partials/seat_link.html", {"seat": seat, "link": link})
+
+
+@never_cache
+@require_GET
 def hint(request: HttpRequest, code: str) -> JsonResponse:
     """The planner's best first-turn line for the caller's own seat (and nobody else's)."""
     token = sessions.seat_token(request.session, code)
@@ -230,6 +245,10 @@ def _account_name(request: HttpRequest) -> str:
 
 def _invite(request: HttpRequest, found: Table) -> dict:
     """The table's link, and the same link as a QR code drawn on the server."""
-    url = request.build_absolute_uri(reverse("games:table", args=[found.code]))
+    return _qr(request.build_absolute_uri(reverse("games:table", args=[found.code])))
+
+
+def _qr(url: str) -> dict:
+    """A link, and the same link as a QR code drawn on the server (partials/qr.html)."""
     qr = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
     return {"url": url, "qr": mark_safe(qr)}  # noqa: S308 - segno's own SVG, no user text

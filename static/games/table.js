@@ -117,6 +117,8 @@
       settle()
     } else if (message.type === 'replaced') {
       finalReason = message.message
+    } else if (message.type === 'seat_granted' || message.type === 'seat_refused') {
+      answered(message)
     }
   }
 
@@ -467,6 +469,7 @@
     var keyboard = event.detail === 0
     if (target.matches('.tile--hand')) pick(target, keyboard)
     else if (target.matches('.slot')) tapSlot(target)
+    else if (target.dataset.claim) claim(target)
     else if (target.dataset.intent) {
       if (send({ type: target.dataset.intent, version: view.version })) busy()
     } else if (target.dataset.action) act(target.dataset.action)
@@ -555,6 +558,29 @@
     if (!lane) return null
     var inLane = list.filter(function (t) { return t[0] === Number(lane.dataset.train) })
     return inLane.length === 1 ? inLane[0] : null
+  }
+
+  // -- a seat asked back from another screen (a lost phone) -----------------------------
+
+  // An ask, a cancel or an answer (data-claim, with data-position and data-approve): the
+  // request's buttons wait for the view that answers it, or for a refusal (settle).
+  function claim (button) {
+    var message = { type: button.dataset.claim }
+    if (button.dataset.position !== undefined) message.position = Number(button.dataset.position)
+    if (button.dataset.approve !== undefined) message.approve = button.dataset.approve === 'true'
+    if (send(message)) {
+      button.closest('.claim').querySelectorAll('button').forEach(function (b) { b.disabled = true })
+    }
+  }
+
+  // The answer to this screen's request: given, the page opens the seat's new link, which
+  // puts the seat in this browser's session; refused, it says so.
+  function answered (message) {
+    if (message.type === 'seat_refused') { toast(message.message, true); return }
+    stopped = true
+    if (socket) socket.onclose = null // leaving: no reconnecting banner
+    banner('The seat is yours again: opening it…')
+    window.location.replace(message.url)
   }
 
   // -- start -----------------------------------------------------------------------------

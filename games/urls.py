@@ -17,5 +17,6 @@ urlpatterns = [
     path("t/<str:code>/start/", views.start, name="start"),
     path("t/<str:code>/stand-in/", views.stand_in, name="stand-in"),
     path("t/<str:code>/hint/", views.hint, name="hint"),
+    path("t/<str:code>/again/", views.play_again, name="again"),
     path("t/<str:code>/rejoin/<str:token>/", views.rejoin, name="rejoin"),
 ]

@@ -378,10 +378,14 @@ def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
         taken = list(rematch.seats.all())
         if any(people.key(s.name) == people.key(seat.name) for s in taken):
             raise Refused(f"{seat.name} already has a seat at the next match.")
-        position = seat.position if seat.position not in {s.position for s in taken} else None
-        again = TableSeat.objects.create(
-            table=rematch, position=_free(rematch, taken, position), name=seat.name
-        )
+        holder = next((s for s in taken if s.position == seat.position), None)
+        position = seat.position
+        if holder is not None and seat.position == 0:  # somebody joined in the host's seat
+            holder.position = _free(rematch, taken, None)  # the host keeps the first seat
+            holder.save(update_fields=["position"])
+        elif holder is not None:
+            position = _free(rematch, taken, None)
+        again = TableSeat.objects.create(table=rematch, position=position, name=seat.name)
         _announce(rematch)
     return rematch, again
 

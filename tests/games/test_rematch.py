@@ -41,10 +41,12 @@ def play_to_the_end(code: str) -> Table:
     return table
 
 
-def finished_match(bots: tuple[str, ...] = ("greedy",)) -> tuple[Table, dict[str, str]]:
+def finished_match(
+    bots: tuple[str, ...] = ("greedy",), seat_count: int | None = None
+) -> tuple[Table, dict[str, str]]:
     """Ana (the host), Ben and the bots play a one-round match to its end: the finished
     table and the people's seat tokens by name."""
-    table, ana = services.create_table(RULES, 2 + len(bots), "Ana")
+    table, ana = services.create_table(RULES, seat_count or 2 + len(bots), "Ana")
     ben = services.join(table.code, "Ben")
     for level in bots:
         services.add_bot(table.code, table.host_token, level)
@@ -188,6 +190,16 @@ def test_play_again_from_the_end_card_seats_the_browser_and_the_old_link_leads_t
     assert sessions.host_token(ben.session, rematch.code) == ""  # Ben is not the host
     page = ben.get(f"/t/{rematch.code}/")
     assert "Ben (you)" in page.text and "Play again as Ben" not in page.text
+    assert "Waiting for Ana (the host) to start the match." in page.text
+
+
+@pytest.mark.django_db
+def test_before_the_host_plays_again_the_lobby_waits_for_the_host_by_role():
+    finished, tokens = finished_match()
+    services.play_again(finished.code, tokens["Ben"])
+    page = browser_of(tokens["Ben"], finished.code).get(f"/t/{finished.code}/", follow=True)
+    assert "Waiting for the host to start the match." in page.text
+    assert "Start the match" not in page.text
 
 
 @pytest.mark.django_db
@@ -228,3 +240,21 @@ async def test_the_finished_tables_sockets_are_sent_to_the_next_match():
     assert await late.next_message() == moved
     for player in (ana, watcher, late):
         await player.close()
+
+
+@pytest.mark.django_db
+def test_the_host_keeps_the_first_seat_and_a_player_whose_seat_was_taken_gets_a_free_one():
+    finished, tokens = finished_match(bots=(), seat_count=4)
+    services.play_again(finished.code, tokens["Ana"])
+    rematch = Table.objects.get(rematch_of=finished)
+    assert services.join(rematch.code, "Cy", 1).position == 1  # Ben's seat, while he waits
+    _, ben = services.play_again(finished.code, tokens["Ben"])
+    assert ben.position == 2
+
+    finished, tokens = finished_match(bots=(), seat_count=4)
+    services.play_again(finished.code, tokens["Ben"])
+    rematch = Table.objects.get(rematch_of=finished)
+    assert services.join(rematch.code, "Cy").position == 0  # the next free seat: the host's
+    _, ana = services.play_again(finished.code, tokens["Ana"])
+    assert ana.position == 0
+    assert seats(rematch) == [(0, "Ana", "human"), (1, "Ben", "human"), (2, "Cy", "human")]

@@ -368,7 +368,9 @@ def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
         seat = next((s for s in seats if token and compare_digest(s.token, token)), None)
         if seat is None:
             raise Refused("Only the players of this match can play again: you were watching.")
-        if table.imported or table.status != Table.Status.FINISHED:
+        if table.imported:
+            raise Refused("This match was opened from a game record to review, not to play.")
+        if table.status != Table.Status.FINISHED:
             raise Refused("The match at this table is not over: play again once it has ended.")
         rematch = Table.objects.select_for_update().filter(rematch_of=table).first()
         if rematch is None:

@@ -143,6 +143,15 @@ def test_a_match_still_being_played_cannot_be_played_again():
 
 
 @pytest.mark.django_db
+def test_a_match_opened_from_a_game_record_cannot_be_played_again():
+    finished, tokens = finished_match()
+    Table.objects.filter(pk=finished.pk).update(imported=True)
+    with pytest.raises(services.Refused, match="opened from a game record to review"):
+        services.play_again(finished.code, tokens["Ana"])
+    assert not Table.objects.filter(rematch_of=finished).exists()
+
+
+@pytest.mark.django_db
 def test_a_finished_table_has_at_most_one_rematch():
     finished, tokens = finished_match()
     services.play_again(finished.code, tokens["Ana"])

@@ -5,9 +5,11 @@ to the new one."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
 from games import services, sessions
@@ -267,3 +269,33 @@ def test_the_host_keeps_the_first_seat_and_a_player_whose_seat_was_taken_gets_a_
     _, ana = services.play_again(finished.code, tokens["Ana"])
     assert ana.position == 0
     assert seats(rematch) == [(0, "Ana", "human"), (1, "Ben", "human"), (2, "Cy", "human")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_pressing_at_once_open_one_rematch():
+    """On PostgreSQL, whose row lock this is about (the PostgreSQL pass runs it): SQLite's
+    shared in-memory test database refuses a second writer's thread outright."""
+    if connection.vendor != "postgresql":
+        pytest.skip("runs in the PostgreSQL + Redis pass (python -m tests.services_pass)")
+    finished, tokens = finished_match()
+    both = threading.Barrier(2)
+    results: list = []
+
+    def press(token: str) -> None:
+        try:
+            both.wait()
+            results.append(services.play_again(finished.code, token))
+        except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
+            results.append(error)
+        finally:
+            connection.close()  # this thread's own connection
+
+    presses = [threading.Thread(target=press, args=(t,)) for t in tokens.values()]
+    for thread in presses:
+        thread.start()
+    for thread in presses:
+        thread.join(timeout=30)
+    assert len(results) == 2 and all(isinstance(r, tuple) for r in results), results
+    assert results[0][0] == results[1][0]
+    assert Table.objects.filter(rematch_of=finished).count() == 1
+    assert sorted(seat.position for _, seat in results) == [0, 1]

@@ -91,6 +91,15 @@ class Table(models.Model):
         related_name="table",
         help_text="The score sheet the table's rounds are entered on.",
     )
+    rematch_of = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rematch",
+        help_text="The finished match this one plays again, with the same people and rules: "
+        "its link leads here, and its move log and score sheet stay as they were.",
+    )
     imported = models.BooleanField(
         default=False,
         help_text="Opened from a game record (a bug report, an export) for review: never "
@@ -128,6 +137,14 @@ class Table(models.Model):
         if self.moved_at is None:
             return None
         return self.moved_at + timedelta(seconds=TURN_RUNS_LONG)
+
+    def newest(self) -> Table:
+        """The latest match played again from this one (itself if none): where the table's
+        link leads once a finished match has been played again."""
+        newest = self
+        while (following := Table.objects.filter(rematch_of=newest).first()) is not None:
+            newest = following
+        return newest
 
     def game(self) -> Game | None:
         """The game at this row's version, as the move log gives it; None before the start."""

@@ -103,6 +103,27 @@ def revision(code: str) -> int | None:
     return Table.objects.filter(code=code).values_list("revision", flat=True).first()
 
 
+def rematch_code(code: str) -> str | None:
+    """The code of the newest match played again from the finished one at ``code``, if any:
+    where a socket of the finished table sends its page."""
+    found = Table.objects.filter(code=code, status=Table.Status.FINISHED).first()
+    if found is None:
+        return None
+    newest = found.newest()
+    return newest.code if newest != found else None
+
+
+def previous_match(table: Table, token: str | None) -> dict[str, Any] | None:
+    """The match this table plays again, for its page: the finished match's score sheet
+    (read-only), and, for a browser that held a seat there but has none here yet, that seat,
+    to take again with one press."""
+    finished = table.rematch_of
+    if finished is None:
+        return None
+    seat = finished.seats.filter(token=token).first() if token else None
+    return {"table": finished, "match": finished.match, "seat": seat}
+
+
 # -- what a socket sends --------------------------------------------------------------------
 
 

@@ -475,6 +475,73 @@ def turn_ran_long(table: Table, seat: TableSeat) -> bool:
     return timezone.now() >= runs_long_at
 
 
+# -- playing again ------------------------------------------------------------------------
+
+
+def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
+    """A player of the finished match at ``code`` takes their seat for the next one.
+
+    The first to ask opens the rematch: a new table in its lobby (a new deal, the same rules
+    and seats, the same host), linked to the finished one, whose move log and score sheet
+    stay as they were; the bots sit down again at once, the people as each one asks. The
+    finished table's row is locked first, so two players asking at once open one rematch
+    (and ``rematch_of`` is unique besides); its sockets are told where the next match is.
+    Returns the rematch and the player's seat at it, for their session."""
+    with transaction.atomic():
+        table, seats = _locked(code)
+        seat = next((s for s in seats if token and compare_digest(s.token, token)), None)
+        if seat is None:
+            raise Refused("Only the players of this match can play again: you were watching.")
+        if table.imported:
+            raise Refused("This match was opened from a game record to review, not to play.")
+        if table.status != Table.Status.FINISHED:
+            raise Refused("The match at this table is not over: play again once it has ended.")
+        rematch = Table.objects.select_for_update().filter(rematch_of=table).first()
+        if rematch is None:
+            rematch = _open_rematch(table, seats)
+        if rematch.status != Table.Status.LOBBY:
+            raise Refused("The next match has started without you: you can watch it.")
+        taken = list(rematch.seats.all())
+        if any(people.key(s.name) == people.key(seat.name) for s in taken):
+            raise Refused(f"{seat.name} already has a seat at the next match.")
+        holder = next((s for s in taken if s.position == seat.position), None)
+        position = seat.position
+        if holder is not None and seat.position == 0:  # somebody joined in the host's seat
+            holder.position = _free(rematch, taken, None)  # the host keeps the first seat
+            holder.save(update_fields=["position"])
+        elif holder is not None:
+            position = _free(rematch, taken, None)
+        again = TableSeat.objects.create(table=rematch, position=position, name=seat.name)
+        _announce(rematch)
+    return rematch, again
+
+
+def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:
+    """The next match's table, in its lobby with the finished match's bots seated again,
+    and the finished table's sockets told to go there once it is committed."""
+    rematch = Table.objects.create(
+        rules=finished.rules,
+        seat_count=finished.seat_count,
+        host_token=finished.host_token,
+        rematch_of=finished,
+    )
+    TableSeat.objects.bulk_create(
+        TableSeat(
+            table=rematch,
+            position=s.position,
+            name=s.name,
+            kind=TableSeat.Kind.BOT,
+            bot_level=s.bot_level,
+        )
+        for s in seats
+        if s.is_bot
+    )
+    message = {"type": "table.moved", "code": rematch.code}
+    group = finished.group_name
+    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
+    return rematch
+
+
 # -- helpers ------------------------------------------------------------------------------
 
 # The columns a committed move can change: a move saves these alone.

@@ -18,5 +18,6 @@ urlpatterns = [
     path("t/<str:code>/stand-in/", views.stand_in, name="stand-in"),
     path("t/<str:code>/hint/", views.hint, name="hint"),
     path("t/<str:code>/seats/<int:position>/link/", views.seat_link, name="seat-link"),
+    path("t/<str:code>/again/", views.play_again, name="again"),
     path("t/<str:code>/rejoin/<str:token>/", views.rejoin, name="rejoin"),
 ]

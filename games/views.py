@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.engine.rules import PRESET_DESCRIPTIONS, describe
 from games.engine.tiles import name
@@ -131,6 +132,26 @@ def stand_in(request: HttpRequest, code: str) -> HttpResponse:
     return _host_action(request, code, form, hand_over)
 
 
+@require_POST
+def play_again(request: HttpRequest, code: str) -> HttpResponse:
+    """A player of the finished match takes their seat at the next one, opening it if they
+    are the first to ask: the browser's session gets the new seat (and the host's, the
+    host's controls), and the page goes to the new table."""
+    get_object_or_404(Table, code=code)
+    try:
+        rematch, seat = services.play_again(code, sessions.seat_token(request.session, code))
+    except services.Refused as refused:
+        if request.htmx:
+            return HttpResponse(str(refused), status=422, content_type="text/plain")
+        messages.error(request, str(refused))
+        return redirect("games:table", code=code)
+    sessions.remember_seat(request.session, rematch.code, seat.token)
+    if sessions.host_token(request.session, code) == rematch.host_token:  # the same host
+        sessions.remember_host(request.session, rematch.code, rematch.host_token)
+    url = reverse("games:table", args=[rematch.code])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 @never_cache
 @require_GET
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
@@ -189,6 +210,8 @@ def _table_page(
         sessions.forget_seat(request.session, code)  # told the table is gone: only then
         raise Http404("There is no table with that link: it may have been mistyped.")
     found: Table = shown.context["table"]
+    if found.status == Table.Status.FINISHED and (newest := found.newest()) != found:
+        return redirect("games:table", code=newest.code)  # the link leads to the rematch
     me: TableSeat | None = shown.context["me"]
     if token and me is None:  # the host removed this seat: offer the join form again
         sessions.forget_seat(request.session, code)
@@ -204,6 +227,7 @@ def _table_page(
             request.build_absolute_uri(reverse("games:rejoin", args=[code, me.token])) if me else ""
         ),
         "rules": [describe(s, v) for s, v in found.get_rules().to_dict().items()],
+        "previous": screens.previous_match(found, None if me else _previous_token(request, found)),
     }
     return render(request, "games/table.html", context, status=status)
 
@@ -228,6 +252,13 @@ def _host_action(
     if request.htmx:
         return HttpResponse(status=204)
     return redirect("games:table", code=code)
+
+
+def _previous_token(request: HttpRequest, found: Table) -> str | None:
+    """This browser's seat token at the match this table plays again, if it held one."""
+    if found.rematch_of is None:
+        return None
+    return sessions.seat_token(request.session, found.rematch_of.code)
 
 
 def _free_seats(found: Table) -> list[int]:

@@ -40,6 +40,7 @@
   var heldHtml = null // regions that arrived mid-drag, swapped in when the drag ends
   var closedRound = null // the round whose end card this person closed
   var suppressClick = false
+  var leaving = false // this page asked to play again: the answer, not the socket, moves it on
 
   // -- the socket ------------------------------------------------------------------------
 
@@ -119,6 +120,9 @@
       finalReason = message.message
     } else if (message.type === 'seat_granted' || message.type === 'seat_refused') {
       answered(message)
+    } else if (message.type === 'moved' && !leaving) { // the match is played again at a new table
+      stopped = true
+      window.location.replace(message.url)
     }
   }
 
@@ -458,6 +462,15 @@
 
   document.body.addEventListener('htmx:responseError', function (event) {
     toast(event.detail.xhr.responseText || 'That did not work: reload the page.', true)
+  })
+
+  // Asking to play again: the answer takes this page to the new table once the seat is in
+  // its session, so the socket's word that the table has moved waits for it.
+  root.addEventListener('submit', function (event) {
+    if (event.target.matches('[data-again]')) leaving = true
+  })
+  document.body.addEventListener('htmx:afterRequest', function (event) {
+    if (!event.detail.successful) leaving = false
   })
 
   // -- taps, keys and drags --------------------------------------------------------------

@@ -66,6 +66,8 @@ class TableAdmin(admin.ModelAdmin):
         "seed",
         "first_seat",
         "version",
+        "rematch_of",
+        "rematch",
         "created_at",
         "updated_at",
     ]

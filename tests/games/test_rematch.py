@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
+from django.urls import reverse
 
 from games import services, sessions
 from games.engine import Rules
@@ -299,3 +300,13 @@ def test_two_players_pressing_at_once_open_one_rematch():
     assert results[0][0] == results[1][0]
     assert Table.objects.filter(rematch_of=finished).count() == 1
     assert sorted(seat.position for _, seat in results) == [0, 1]
+
+
+@pytest.mark.django_db
+def test_staff_see_which_match_a_table_played_again_and_its_rematch(admin_client):
+    finished, tokens = finished_match()
+    rematch, _ = services.play_again(finished.code, tokens["Ben"])
+    for table, other in ((finished, rematch), (rematch, finished)):
+        page = admin_client.get(reverse("admin:games_table_change", args=[table.pk]))
+        assert page.status_code == 200
+        assert str(other) in page.content.decode()

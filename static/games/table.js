@@ -373,9 +373,13 @@
     lightSlots()
   }
 
+  // The status line is redrawn with the dock, so it is no live region: what it comes to
+  // say is told to screen readers through the page's own (see news below).
   function status (text) {
     var element = document.getElementById('table-status')
-    if (element) element.textContent = text
+    if (!element || element.textContent === text) return
+    element.textContent = text
+    say('table-said', text)
   }
 
   // Between sending a move and the view that answers it, nothing more can be sent.

@@ -10,10 +10,12 @@ import re
 from itertools import product
 
 import pytest
+from channels.db import database_sync_to_async
 
 from games import screens, services
 from games.engine import Event, Rules, apply, legal_actions, new_game, view_for
 from games.forms import parse_intent as parse
+from tests.games.conftest import Player, make_table
 from tests.games.tables import intent, started_table, view_message
 
 NAMES = {0: "Cara", 1: "Dev", 2: "Eli"}
@@ -159,3 +161,34 @@ def test_every_screen_shows_the_last_moves_and_marks_their_tiles_alike():
             r'class="tile tile--laid[^"]* tile--last" data-last-by="(\d)"', view["html"]
         )
         assert marked == [str(mover)] * len(move["tiles"])
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_over_the_socket_a_bots_move_reaches_a_seat_and_a_spectator_as_its_last_move():
+    code, _, tokens = await database_sync_to_async(make_table)(humans=("Ana",), bots=("greedy",))
+    ana, watcher = Player(code, tokens["Ana"]), Player(code, None)
+    view = await ana.connect()
+    await watcher.connect()
+    while not _bot_moved(view):  # Ana's turn (a line, a draw) until the bot has moved
+        game = view["game"]
+        if game["turn"] == 0 and game["legal"]:
+            await ana.send(intent(game["legal"][0], view["version"]))
+        view = await ana.next_view(timeout=10)
+    for player in (ana, watcher):
+        seen = player.view
+        while not _bot_moved(seen):
+            seen = await player.next_view(timeout=10)
+        moves = seen["game"]["last_moves"]
+        assert [m["seat"] for m in moves] == [1, 0]
+        assert moves[0]["text"].startswith("Greedy bot 1 ")
+        top = re.search(r'<header id="table-top".*?</header>', seen["html"], re.S).group(0)
+        assert [text for _, text in re.findall(r'data-seat="(\d)">([^<]*)<', top)] == [
+            m["text"].replace("'", "&#x27;") for m in moves
+        ]
+    await ana.close()
+    await watcher.close()
+
+
+def _bot_moved(view: dict) -> bool:
+    moves = view["game"]["last_moves"]
+    return bool(moves) and moves[0]["seat"] == 1

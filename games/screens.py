@@ -10,6 +10,7 @@ it is now, so a socket that missed a change heals with the next view it sends.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -285,7 +286,7 @@ def _game_data(view: SeatView, game: Game, names: dict[int, str]) -> dict[str, A
 
 
 def _lanes(
-    view: SeatView, names: dict[int, str], moves: list[LastMove] | tuple[()] = ()
+    view: SeatView, names: dict[int, str], moves: Sequence[LastMove] = ()
 ) -> list[dict[str, Any]]:
     """The trains in table order (seats', then public); every seat gets the same board, and
     the page's script puts the seat's own train first and lights its slots. The tiles laid

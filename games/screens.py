@@ -10,6 +10,7 @@ it is now, so a socket that missed a change heals with the next view it sends.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -17,7 +18,8 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
-from games.engine import Game, SeatView, view_for, winners
+from games.engine import Game, SeatView, Tile, view_for, winners
+from games.engine.actions import DRAW, PASS, PLACE_ENGINE, PLAY
 from games.engine.state import Event
 from games.engine.tiles import name
 from scoring.rendering import Viewer as SheetViewer
@@ -93,7 +95,7 @@ def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bo
     context["sheet_due"] = table.match_id is not None and (with_sheet or round_over)
     data = _table_data(table, seats) | {
         "seat": me.position if me else None,
-        "game": None if view is None else _game_data(view, game),
+        "game": None if view is None else _game_data(view, game, context["names"]),
     }
     return Screen(context, data, table.revision)
 
@@ -241,7 +243,8 @@ def screen_context(
     # The board, the moves and the players are worked out when drawn (a template calls a
     # callable): a socket draws them once per version for all its seats (view_message).
     context.update(
-        lanes=partial(_lanes, view, names),
+        lanes=lambda: _lanes(view, names, last_moves(view, names)),
+        last_moves=partial(last_moves, view, names),
         log=partial(_log, view, names),
         players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
         hand=_hand(view),
@@ -316,16 +319,26 @@ def _table_data(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     }
 
 
-def _game_data(view: SeatView, game: Game) -> dict[str, Any]:
-    return view.public_dict(recent=RECENT_MOVES) | {"over": game.is_over} | view.own_dict()
+def _game_data(view: SeatView, game: Game, names: dict[int, str]) -> dict[str, Any]:
+    moves = [move.as_dict() for move in last_moves(view, names)]
+    return (
+        view.public_dict(recent=RECENT_MOVES)
+        | {"over": game.is_over, "last_moves": moves}
+        | view.own_dict()
+    )
 
 
 # -- the regions' context -------------------------------------------------------------------
 
 
-def _lanes(view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
+def _lanes(
+    view: SeatView, names: dict[int, str], moves: Sequence[LastMove] = ()
+) -> list[dict[str, Any]]:
     """The trains in table order (seats', then public); every seat gets the same board, and
-    the page's script puts the seat's own train first and lights its slots."""
+    the page's script puts the seat's own train first and lights its slots. The tiles laid
+    in each seat's last move (``moves``) are marked with the seat, for the page to drop the
+    mark from its own."""
+    laid_by = {tuple(sorted(tile)): move.seat for move in moves for tile in move.tiles}
     lanes = []
     for index, train in enumerate(view.trains):
         owner = train.owner
@@ -333,17 +346,33 @@ def _lanes(view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
         if owner is None and len(view.trains) - view.players > 1:
             title = f"Mexican train {index - view.players + 1}"
         rows = [
-            {"end": end, "branch": branch, "tiles": [_laid(*tile) for tile in branch.tiles]}
+            {
+                "end": end,
+                "branch": branch,
+                "tiles": [
+                    _laid(*tile, laid_by.get(tuple(sorted(tile))), names) for tile in branch.tiles
+                ],
+            }
             for end, branch in enumerate(train.branches)
         ]
         lanes.append({"index": index, "title": title, "train": train, "rows": rows})
     return lanes
 
 
-def _laid(touching: int, open_: int) -> dict[str, Any]:
-    """A tile as it lies in a train, read from the end it touches: a double crosswise."""
+def _laid(touching: int, open_: int, by: int | None, names: dict[int, str]) -> dict[str, Any]:
+    """A tile as it lies in a train, read from the end it touches: a double crosswise. ``by``
+    is the seat whose last move laid it, if one did: the label says so to a screen reader."""
     high, low = max(touching, open_), min(touching, open_)
-    return {"first": touching, "second": open_, "double": high == low, "label": f"{high}-{low}"}
+    label = f"{high}-{low}"
+    if by is not None:
+        label += f", {_who(by, names)}'s last move"
+    return {
+        "first": touching,
+        "second": open_,
+        "double": high == low,
+        "label": label,
+        "last_by": by,
+    }
 
 
 def _hand(view: SeatView) -> list[dict[str, Any]]:
@@ -478,17 +507,26 @@ def _log(view: SeatView, names: dict[int, str]) -> list[str]:
     return [_describe(e, names, view.players) for e in reversed(view.log[-RECENT_MOVES:])]
 
 
+def _who(seat: int, names: dict[int, str]) -> str:
+    return names.get(seat, f"Seat {seat}")
+
+
+def _where(train: int, seat: int, names: dict[int, str], players: int) -> str:
+    """A train as the player who laid a tile on it is said to have: their own is theirs."""
+    if train >= players:
+        return "the Mexican train"
+    if train == seat:
+        return "their own train"
+    return f"{_who(train, names)}'s train"
+
+
 def _describe(event: Event, names: dict[int, str], players: int) -> str:
     """A move of the public log, in words."""
-    who = names.get(event.seat, f"Seat {event.seat}")
+    who = _who(event.seat, names)
     if event.kind == "play":
-        if event.train >= players:
-            where = "the Mexican train"
-        elif event.train == event.seat:
-            where = "their own train"
-        else:
-            where = f"{names[event.train]}'s train"
-        return f"{who} played {name(event.tile)} on {where}."
+        return (
+            f"{who} played {name(event.tile)} on {_where(event.train, event.seat, names, players)}."
+        )
     if event.kind == "draw":
         return f"{who} drew a tile."
     if event.kind == "pass":
@@ -496,6 +534,116 @@ def _describe(event: Event, names: dict[int, str], players: int) -> str:
     if event.kind == "place_engine":
         return f"{who} placed the engine {name(event.tile)}."
     return f"{who} ended their turn."
+
+
+# -- each seat's last move ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """A seat's latest turn in the round, said in one sentence, so that every screen can
+    show what the others just did (and a screen reader hear it) without reading the log.
+
+    ``at`` is where the turn starts in the round's log: with the round's number it tells a
+    page a new turn from one it has already announced."""
+
+    seat: int
+    text: str
+    tiles: tuple[Tile, ...]  # laid in this turn
+    at: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "text": self.text,
+            "tiles": [list(t) for t in self.tiles],
+            "at": self.at,
+        }
+
+
+def last_moves(view: SeatView, names: dict[int, str]) -> list[LastMove]:
+    """Each seat's latest turn of the round, the newest first.
+
+    The engine's log records only what was done, so the markers are worked out here by the
+    rules it applies (Clarification 9): a seat that passes, or draws a tile that does not
+    play, puts a marker on its own train; laying a tile on its own train takes it off. The
+    draws that hunt for the engine before it is placed put no marker on."""
+    turns: list[list[tuple[int, Event]]] = []
+    for index, event in enumerate(view.log):
+        if turns and turns[-1][0][1].seat == event.seat:
+            turns[-1].append((index, event))
+        else:
+            turns.append([(index, event)])
+    placed = not view.rules.engine_from_hand
+    marked = [False] * view.players
+    latest: dict[int, LastMove] = {}
+    for number, turn in enumerate(turns):
+        seat = turn[0][1].seat
+        hunting = not placed
+        placed = placed or any(e.kind == PLACE_ENGINE for _, e in turn)
+        ongoing = number == len(turns) - 1 and view.turn == seat and not view.round_over
+        passed = not hunting and (
+            any(e.kind == PASS for _, e in turn) or (turn[-1][1].kind == DRAW and not ongoing)
+        )
+        before = marked[seat]
+        if any(e.kind == PLAY and e.train == seat for _, e in turn):
+            marked[seat] = False
+        marked[seat] = marked[seat] or passed
+        latest[seat] = LastMove(
+            seat,
+            _say_turn(
+                [e for _, e in turn],
+                names,
+                view.players,
+                hunting,
+                passed,
+                before and not marked[seat],
+            ),
+            tuple(e.tile for _, e in turn if e.kind == PLAY),
+            turn[0][0],
+        )
+    return sorted(latest.values(), key=lambda move: move.at, reverse=True)
+
+
+def _say_turn(
+    events: list[Event],
+    names: dict[int, str],
+    players: int,
+    hunting: bool,
+    passed: bool,
+    marker_off: bool,
+) -> str:
+    """One turn in a sentence: what the seat did, in order, and what became of its marker."""
+    seat = events[0].seat
+    who = _who(seat, names)
+    said: list[str] = []
+    laid: list[str] = []  # tiles laid one after another on the same train
+    for index, event in enumerate(events):
+        if event.kind == PLAY:
+            laid.append(name(event.tile))
+            following = events[index + 1] if index + 1 < len(events) else None
+            if following is None or following.kind != PLAY or following.train != event.train:
+                said.append(f"played {_and(laid)} on {_where(event.train, seat, names, players)}")
+                laid = []
+        elif event.kind == DRAW:
+            said.append(
+                "drew a tile" if hunting or index == len(events) - 1 and not passed else "drew"
+            )
+        elif event.kind == PLACE_ENGINE:
+            said.append(f"placed the engine {name(event.tile)}")
+    if passed:
+        said.append("passed")
+    text = f"{who} {_and(said)}"
+    if passed:
+        return f"{text}: a marker is on {who}'s train."
+    if marker_off:
+        return f"{text}: {who}'s marker is off."
+    return f"{text}."
+
+
+def _and(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _prompt(

@@ -151,6 +151,7 @@
       if (window.htmx) window.htmx.process(region)
     })
     arrangeBoard()
+    news()
     restoreScroll(kept)
     if (!dock() || dock().dataset.buildLine === undefined) line = null
     if (picked && !handTile(picked)) picked = null
@@ -378,9 +379,13 @@
     lightSlots()
   }
 
+  // The status line is redrawn with the dock, so it is no live region: what it comes to
+  // say is told to screen readers through the page's own (see news below).
   function status (text) {
     var element = document.getElementById('table-status')
-    if (element) element.textContent = text
+    if (!element || element.textContent === text) return
+    element.textContent = text
+    say('table-said', text)
   }
 
   // Between sending a move and the view that answers it, nothing more can be sent.
@@ -472,6 +477,143 @@
   document.body.addEventListener('htmx:afterRequest', function (event) {
     if (!event.detail.successful) leaving = false
   })
+
+  // -- what just happened, and your turn --------------------------------------------------
+  //
+  // The regions are replaced wholesale by every view, and a replaced live region is not
+  // announced reliably; so each view is compared with the one this page showed before it
+  // (never the first: the page's own, on a load or a reload), and what changed is written
+  // into two live regions the views never replace (table.html): the others' moves and the
+  // status line politely, the start of this seat's own turn assertively. A hidden page then
+  // says so in its title until it is looked at, and a seat that switched the turn alert on
+  // (kept on this device) also gets a short sound and a vibration.
+
+  var TURN_TITLE = '\u25cf Your turn \u2014 Mexican Train'
+  var ALERT_KEY = 'mexican-train:turn-alert'
+  var SAID_KEPT = 5 // lines the polite region keeps, for a screen reader's review
+  var restingTitle = document.title
+  var audio = null // made on a gesture only: browsers keep sound off until the person acts
+  var heard = hearing()
+
+  function statusText () {
+    var element = document.getElementById('table-status')
+    return element ? element.textContent.trim() : ''
+  }
+
+  // What a view has told the person: each seat's last move (by round, seat, where it starts
+  // in the round's log and what it says, so a move that grew is told again), the status
+  // line, and whether it was this seat's turn.
+  function hearing () {
+    var game = view.game
+    return {
+      moves: game ? game.last_moves.map(function (m) { return [game.round, m.seat, m.at, m.text].join(':') }) : [],
+      status: statusText(),
+      mine: Boolean(myTurn())
+    }
+  }
+
+  function news () {
+    markOwnMoves()
+    drawAlertSwitch()
+    var now = hearing()
+    var said = []
+    now.moves.forEach(function (key, i) { // newest first: told oldest first
+      var move = view.game.last_moves[i]
+      if (move.seat !== view.seat && heard.moves.indexOf(key) < 0) said.unshift(move.text)
+    })
+    var started = now.mine && !heard.mine
+    if (now.status && now.status !== heard.status && !started) said.push(now.status)
+    if (said.length) say('table-said', said.join(' '))
+    if (started) {
+      say('table-call', /^Your (first )?turn/.test(now.status) ? now.status : 'Your turn. ' + now.status)
+      alertTurn()
+    }
+    heard = now
+  }
+
+  function say (id, text) {
+    var region = document.getElementById(id)
+    var line = document.createElement('p')
+    line.textContent = text
+    if (region.getAttribute('role') === 'alert') { region.replaceChildren(line); return }
+    region.append(line) // an added line is what a log region announces
+    while (region.children.length > SAID_KEPT) region.firstElementChild.remove()
+  }
+
+  // Every seat is sent the same marks of the last moves: this seat's own are dropped here.
+  function markOwnMoves () {
+    var me = view.seat === null ? '' : String(view.seat)
+    document.querySelectorAll('.last-move').forEach(function (move) { move.hidden = move.dataset.seat === me })
+    document.querySelectorAll('.last-moves').forEach(function (list) {
+      list.hidden = !list.querySelector('.last-move:not([hidden])')
+    })
+    document.querySelectorAll('.tile--last').forEach(function (tile) {
+      if (tile.dataset.lastBy === me) tile.classList.remove('tile--last')
+    })
+  }
+
+  function alertTurn () {
+    if (document.visibilityState === 'hidden') document.title = TURN_TITLE
+    if (!alertOn()) return
+    chime()
+    if (navigator.vibrate) navigator.vibrate([150, 80, 150])
+  }
+
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'visible' && document.title === TURN_TITLE) document.title = restingTitle
+  })
+
+  // The choice is this device's: a private window may refuse storage, and then it is off.
+  function alertOn () {
+    try { return window.localStorage.getItem(ALERT_KEY) === 'on' } catch (refused) { return false }
+  }
+
+  function drawAlertSwitch () {
+    var button = document.querySelector('[data-turn-alert]')
+    if (!button) return
+    button.hidden = view.seat === null
+    button.setAttribute('aria-pressed', alertOn() ? 'true' : 'false')
+  }
+
+  root.addEventListener('click', function (event) {
+    if (!event.target.closest('[data-turn-alert]')) return
+    var on = !alertOn()
+    try { window.localStorage.setItem(ALERT_KEY, on ? 'on' : 'off') } catch (refused) {
+      toast('This browser does not keep settings here, so the turn alert stays off.', true)
+    }
+    drawAlertSwitch()
+    if (on && wakeAudio()) audio.resume().then(chime) // the click is a gesture: a sample
+  })
+
+  // Sound may start only from a gesture, so the context is made (or resumed) on one.
+  function wakeAudio () {
+    var Context = window.AudioContext || window.webkitAudioContext
+    if (!alertOn() || !Context) return false
+    if (!audio) audio = new Context()
+    if (audio.state === 'suspended') audio.resume()
+    return true
+  }
+
+  document.addEventListener('pointerdown', wakeAudio)
+  document.addEventListener('keydown', wakeAudio)
+
+  // Two short rising tones, made here: no sound file to fetch or cache.
+  function chime () {
+    if (!audio || audio.state !== 'running') return
+    var start = audio.currentTime
+    ;[660, 880].forEach(function (pitch, i) {
+      var at = start + i * 0.18
+      var tone = audio.createOscillator()
+      var level = audio.createGain()
+      tone.frequency.value = pitch
+      level.gain.setValueAtTime(0.0001, at)
+      level.gain.exponentialRampToValueAtTime(0.25, at + 0.02)
+      level.gain.exponentialRampToValueAtTime(0.0001, at + 0.3)
+      tone.connect(level).connect(audio.destination)
+      tone.start(at)
+      tone.stop(at + 0.32)
+    })
+  }
 
   // -- taps, keys and drags --------------------------------------------------------------
 
@@ -599,6 +741,8 @@
   // -- start -----------------------------------------------------------------------------
 
   arrangeBoard()
+  markOwnMoves()
+  drawAlertSwitch()
   restoreScroll({ rows: {} })
   drawLine()
   tick()

@@ -18,10 +18,13 @@ def view_message(code: str, token: str | None, host_token: str = "") -> str:
     return screens.view_message(code, viewer)[0]
 
 
-def started_table() -> tuple[Table, dict[int, str]]:
-    """A two-seat short match (Ana hosts, Ben joins), started: the table and seat tokens."""
+def started_table(seed: int | None = None) -> tuple[Table, dict[int, str]]:
+    """A two-seat short match (Ana hosts, Ben joins), started (its deal from ``seed`` if
+    given): the table and seat tokens."""
     table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
     ben = services.join(table.code, "Ben")
+    if seed is not None:
+        Table.objects.filter(pk=table.pk).update(seed=seed)
     services.start(table.code, table.host_token)
     table.refresh_from_db()
     return table, {0: host.token, 1: ben.token}

@@ -14,6 +14,7 @@ from django.db import connections
 from config.asgi import application
 from games import consumers, services
 from games.engine import Rules
+from games.models import Table
 from tests.sockets import close_sockets, track_sockets
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -53,9 +54,10 @@ async def stop_table_tasks(request, monkeypatch):
         await database_sync_to_async(connections.close_all)()
 
 
-def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, start=True):
-    """A table with the given people (the first hosts) and bots, started unless told not to.
-    Returns the table code, the host token and each person's seat token, by name."""
+def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, start=True, seed=None):
+    """A table with the given people (the first hosts) and bots, started unless told not to
+    (its deal from ``seed`` if given). Returns the table code, the host token and each
+    person's seat token, by name."""
     rules = rules or Rules(highest_double=6, rounds=2)
     table, host = services.create_table(rules, len(humans) + len(bots), humans[0])
     tokens = {humans[0]: host.token}
@@ -63,6 +65,8 @@ def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, sta
         tokens[name] = services.join(table.code, name).token
     for level in bots:
         services.add_bot(table.code, table.host_token, level)
+    if seed is not None:
+        Table.objects.filter(pk=table.pk).update(seed=seed)
     if start:
         services.start(table.code, table.host_token)
     return table.code, table.host_token, tokens

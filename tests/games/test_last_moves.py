@@ -165,7 +165,11 @@ def test_every_screen_shows_the_last_moves_and_marks_their_tiles_alike():
 
 @pytest.mark.django_db(transaction=True)
 async def test_over_the_socket_a_bots_move_reaches_a_seat_and_a_spectator_as_its_last_move():
-    code, _, tokens = await database_sync_to_async(make_table)(humans=("Ana",), bots=("greedy",))
+    # A fixed deal: in about one double-six deal in fifteen, Ana's first-turn line takes
+    # her whole hand and the bot never moves.
+    code, _, tokens = await database_sync_to_async(make_table)(
+        humans=("Ana",), bots=("greedy",), seed=0
+    )
     ana, watcher = Player(code, tokens["Ana"]), Player(code, None)
     view = await ana.connect()
     await watcher.connect()

@@ -70,6 +70,14 @@ def open_table_with_bots(
     return code
 
 
+# The lit slot's text, its train's open end as the server drew it, its colour and background.
+LIT_SLOT = """() => {
+  const slot = document.querySelector('.slot--lit')
+  const style = getComputedStyle(slot)
+  return [slot.textContent.trim(), slot.dataset.open, style.color, style.backgroundColor]
+}"""
+
+
 def luminance(colour: str) -> float:
     """The relative luminance (WCAG 2) of a computed colour, ``rgb(r, g, b)``."""
     channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
@@ -102,11 +110,10 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     for _ in range(3):  # three of the four: a line that uses up the hand is sent by itself
         ana.locator(".tile--hand.tile--playable:not([hidden])").first.click()
         slot = ana.locator(".slot--lit").first
-        number = slot.get_attribute("data-open") if laid == 0 else slot.inner_text()
-        colour, background = slot.evaluate(
-            "s => [getComputedStyle(s).color, getComputedStyle(s).backgroundColor]"
-        )
-        assert slot.inner_text() == number  # the number the train needs is there...
+        expect(slot).to_be_visible()
+        # Read in one go: a view pushed meanwhile redraws the board, slots and all.
+        shown, drawn, colour, background = ana.evaluate(LIT_SLOT)
+        assert shown.isdigit() and (laid or shown == drawn)  # the number it needs is there...
         assert colour != background and contrast(colour, background) >= 4.5  # ...and readable
         slot.click()
         laid += 1
@@ -131,7 +138,7 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     expect(ana.locator(".tile--pending")).to_have_count(0)
 
 
-def test_four_players_trains_fit_a_laptop_and_fifteen_tiles_fit_a_phone(
+def test_four_players_trains_fit_a_laptop_and_a_phone_shows_the_hand_and_the_hint(
     asgi_server, browser, server_db
 ):
     laptop = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -152,4 +159,15 @@ def test_four_players_trains_fit_a_laptop_and_fifteen_tiles_fit_a_phone(
         assert box["y"] + box["height"] <= 844
         assert box["width"] >= 32 and box["height"] >= 44  # still a finger's target
     assert ana.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The hint's answer (a toast) covers neither Ana's own train, first on the board, nor
+    # her hand: it sits above the dock.
+    ana.locator("#table-dock").get_by_role("button", name="Hint").click()
+    toast = ana.locator(".toast")
+    expect(toast).to_be_visible()
+    shown = toast.bounding_box()
+    for covered in (ana.locator(".lane--mine"), ana.locator(".hand")):
+        box = covered.bounding_box()
+        apart = shown["y"] + shown["height"] <= box["y"] or box["y"] + box["height"] <= shown["y"]
+        assert apart, f"the hint covers {covered}"
     laptop.close()

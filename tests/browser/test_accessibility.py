@@ -107,3 +107,21 @@ def test_the_admin_replay_of_a_match(live_server, browser, admin_user):
         expect(page.locator("#content")).to_be_visible()
         assert_accessible(page)
     page.context.close()
+
+
+def test_the_table_and_the_sheet_in_dark_mode(asgi_server, browser, server_db):
+    """The same checks with the phone's dark theme: its colours are other variables."""
+    dark = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    seat = dark.new_page()
+    open_table_with_bots(seat, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
+    seat.locator(".tile--hand.tile--playable").first.click()
+    expect(seat.locator(".slot--lit").first).to_be_visible()
+    assert_accessible(seat)
+    keeper = dark.new_page()
+    create_match(keeper, asgi_server.url, ["Ana", "Ben"])
+    cell(keeper, 1, 1).click()
+    keeper.locator("#editor").get_by_label("Pips left in hand").fill("12")
+    keeper.locator("#editor").get_by_role("button", name="Save count").click()
+    expect(cell(keeper, 1, 1).locator(".score")).to_have_text("12")
+    assert_accessible(keeper)
+    dark.close()

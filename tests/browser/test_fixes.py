@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 LINE_DEAL = 14  # double-6, two seats: Ana's four tiles make a line however she lays them
 
 
-def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, phone, server_db):
+def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, phone):
     ana, ben = phone().new_page(), phone().new_page()
     link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
     join(ben, link, "Ben")

@@ -186,7 +186,11 @@ class TableForm(forms.Form):
 class JoinForm(forms.Form):
     """Take a seat: a display name, and a free seat or the next one."""
 
-    name = forms.CharField(label="Your name", max_length=NAME_LENGTH)
+    name = forms.CharField(
+        label="Your name",
+        max_length=NAME_LENGTH,
+        error_messages={"required": "Type your name to join."},
+    )
     position = forms.TypedChoiceField(label="Seat", coerce=int, empty_value=None, required=False)
 
     def __init__(self, *args: Any, free: list[int], **kwargs: Any) -> None:

@@ -111,7 +111,7 @@ class SheetConsumer(GuardedConsumer):
                 by=self.viewer.name,
             )
         except Refused as refusal:
-            return [render_notice(str(refusal)), _ack(client_id, "refused")]
+            return [render_notice(str(refusal)), _ack(client_id, "refused", str(refusal))]
         frames = []
         if outcome.status == services.STALE:
             entry = outcome.entry
@@ -132,6 +132,11 @@ class SheetConsumer(GuardedConsumer):
         return [*frames, _ack(client_id, outcome.status)]
 
 
-def _ack(client_id: str, outcome: str) -> str:
-    """A JSON frame (htmx swaps only HTML): the phone drops the entry from its outbox."""
-    return json.dumps({"ack": client_id, "outcome": outcome})
+def _ack(client_id: str, outcome: str, refusal: str = "") -> str:
+    """A JSON frame (htmx swaps only HTML): the phone drops the entry from its outbox. A
+    refusal's sentence rides along, so an editor still open for the entry shows it there
+    and keeps what was typed."""
+    ack = {"ack": client_id, "outcome": outcome}
+    if refusal:
+        ack["message"] = refusal
+    return json.dumps(ack)

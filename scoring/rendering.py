@@ -83,18 +83,36 @@ def render_notice(message: str, conflict: dict | None = None) -> str:
 
 
 def standing(sheet: Sheet) -> str:
-    """One sentence: who leads, or after the last round who won (ties share the win)."""
+    """Who leads after the rounds every player has entered, or after the last round who won
+    (ties share the win), then any round still being entered. A blank cell is not a 0: a
+    half-entered round names how many counts are in rather than crowning the players whose
+    counts are missing."""
     if not sheet.leaders:
         return "No scores yet: tap a cell to enter a count."
-    names = [sheet.seats[i].player.name for i in sheet.leaders]
-    together = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    total = sheet.totals[sheet.leaders[0]]
     if sheet.finished:
-        verb = "wins" if len(names) == 1 else "share the win"
-        return f"{together} {verb} on {total}."
-    verb = "leads" if len(names) == 1 else "lead"
-    played = f"After {sheet.rounds_scored} of {sheet.rules.round_count} rounds"
-    return f"{played}: {together} {verb} on {total}."
+        names = _together(sheet, sheet.leaders)
+        verb = "wins" if len(sheet.leaders) == 1 else "share the win"
+        return f"{names} {verb} on {sheet.totals[sheet.leaders[0]]}."
+    said = []
+    complete = [row for row in sheet.rows if row.counted and row.complete]
+    if complete:
+        seats = range(len(sheet.seats))
+        totals = [sum(row.cells[seat].score or 0 for row in complete) for seat in seats]
+        low = min(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == low]
+        verb = "leads" if len(leaders) == 1 else "lead"
+        played = f"After {len(complete)} of {sheet.rules.round_count} rounds"
+        said.append(f"{played}: {_together(sheet, leaders)} {verb} on {low}.")
+    for row in sheet.rows:
+        entered = sum(1 for cell in row.cells if not cell.value.is_blank)
+        if row.counted and 0 < entered < len(row.cells):
+            said.append(f"Round {row.number}: {entered} of {len(row.cells)} counts entered.")
+    return " ".join(said)
+
+
+def _together(sheet: Sheet, seats: Iterable[int]) -> str:
+    names = [sheet.seats[i].player.name for i in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def settings_rows(sheet: Sheet) -> list[dict]:

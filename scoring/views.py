@@ -46,12 +46,20 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = MatchForm(request.POST)
         if form.is_valid():
+            names = form.names()
             try:
-                match = services.create_match(form.names(), form.cleaned_data["rules"], known=known)
+                match = services.create_match(
+                    names, form.cleaned_data["rules"], by=names[0], known=known
+                )
             except Refused as refusal:
                 form.add_error(None, str(refusal))
             else:
-                sessions.remember_players(request.session, _players(match))
+                players = _players(match)
+                # The creator is the first name typed (the form says so), so they are not
+                # asked who they are right after typing everyone's names; "not you?" on
+                # the sheet changes it.
+                sessions.join(request.session, match.code, players[0].name, 0)
+                sessions.remember_players(request.session, players)
                 return redirect("scoring:sheet", code=match.code)
     else:
         form = MatchForm(initial=MatchForm.initial_for("standard", 12))

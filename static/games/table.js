@@ -339,7 +339,37 @@
   function sendLine () {
     if (!line || !line.plays.length) return
     var plays = line.plays.map(function (p) { return { tile: numbers(p.tile), train: line.train, end: 0 } })
-    if (send({ type: 'line', version: view.version, plays: plays })) busy()
+    if (send({ type: 'line', version: view.version, plays: plays })) { keepLine(null); busy() }
+  }
+
+  // A line in progress lives only in this page until Done: kept in the tab's session
+  // storage (per table and seat, with the version it was built on), a reload brings it
+  // back as long as the table has not moved on and the dock still asks for a line.
+  function lineKey () { return 'mexican-train:line:' + root.dataset.code + ':' + view.seat }
+
+  function keepLine (kept) {
+    try {
+      if (kept && kept.plays.length) window.sessionStorage.setItem(lineKey(), JSON.stringify({ version: view.version, line: kept }))
+      else window.sessionStorage.removeItem(lineKey())
+    } catch (error) {} // storage refused (a private mode): the line lives in the page only
+  }
+
+  function keptLine () {
+    var stored = null
+    try { stored = JSON.parse(window.sessionStorage.getItem(lineKey())) } catch (error) { return null }
+    var building = dock() && dock().dataset.buildLine
+    if (!stored || stored.version !== view.version || building === undefined) return null
+    var kept = stored.line
+    var slot = kept && document.querySelector('.slot[data-train="' + kept.train + '"][data-end="0"]')
+    if (!slot || kept.train !== Number(building) || kept.start !== Number(slot.dataset.open)) return null
+    var open = kept.start
+    var fits = kept.plays.every(function (p) {
+      var ends = handTile(p.tile) ? numbers(p.tile) : []
+      if (p.touching !== open || ends.indexOf(open) < 0) return false
+      open = ends[0] === open ? ends[1] : ends[0]
+      return p.open === open
+    })
+    return fits && kept.open === open ? kept : null
   }
 
   function undoLine () {
@@ -376,6 +406,7 @@
     }
     if (done) done.hidden = !line
     if (undo) undo.hidden = !line
+    keepLine(line)
     lightSlots()
   }
 
@@ -744,6 +775,7 @@
   markOwnMoves()
   drawAlertSwitch()
   restoreScroll({ rows: {} })
+  line = keptLine()
   drawLine()
   tick()
   connect()

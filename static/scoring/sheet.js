@@ -17,7 +17,10 @@
   var wrapper = null // htmx-ext-ws socket wrapper (send, reconnect)
   var openSocket = null // the WebSocket that is open now, if any
   var silence = null // timer: a socket that does not answer a sync is replaced
+  var ANSWER_WITHIN = 4000 // ms an open editor waits for the server's answer to a save
   var current = null // the cell the editor is open for, and the version it showed then
+  var awaited = null // the client id of the entry an open editor waits to hear about
+  var waitTimer = null // an answer that does not come leaves the entry to the outbox
 
   // -- IndexedDB: one store, one record per cell with an entry waiting -----------------
   // Where IndexedDB is missing (some private modes) the outbox still works, in memory only.
@@ -87,6 +90,7 @@
     }
     keep(edit).then(function () { showPending(); send() })
     showPending()
+    return edit
   }
 
   function send () {
@@ -105,6 +109,10 @@
 
   function acknowledged (ack) {
     forget(ack.ack).then(showPending)
+    if (ack.ack !== awaited) return
+    stopWaiting()
+    if (ack.outcome === 'refused' && editor.open) field('error').textContent = ack.message
+    else editor.close()
   }
 
   function shownAs (value) {
@@ -166,6 +174,7 @@
     // A replaced socket closing late must not mark the new one closed.
     if (event.detail.event.target === openSocket) openSocket = null
     showConnection()
+    if (!openSocket) leaveToOutbox()
   })
 
   live.addEventListener('htmx:wsBeforeMessage', function (event) {
@@ -187,7 +196,7 @@
   }
 
   window.addEventListener('online', function () { showConnection(); reconnect(); send() })
-  window.addEventListener('offline', showConnection)
+  window.addEventListener('offline', function () { showConnection(); leaveToOutbox() })
   // Back on the tab (a phone unlocked): a socket that says it is open may be dead. Ask for
   // the sheet; if nothing comes back, replace the socket.
   document.addEventListener('visibilitychange', function () {
@@ -207,6 +216,7 @@
     // A tap can reach here twice (a touch whose cell a push replaced: its release, then the
     // browser's click): the editor that is open already keeps what was typed in it.
     if (editor.open) return
+    stopWaiting()
     // The edit is based on what the phone showed when the editor opened: if the cell
     // changes before Save, the server finds the edit stale instead of overwriting.
     var waiting = outbox.get(cell.id)
@@ -262,9 +272,30 @@
         doubles + (doubles === 1 ? ' double.' : ' doubles.')
   }
 
+  // With a connection, the editor stays open until the server answers, so an entry it
+  // refuses (a count no hand from the set can hold) is said where it was typed, and the
+  // typing is still there to correct. With none, or no answer in time, the entry waits in
+  // the outbox like any other, and a refusal later comes as a notice.
   function save (value) {
     // A cell that already waits to be sent gets this entry instead, on the same version.
-    enter(current.round, current.seat, current.version, value)
+    var edit = enter(current.round, current.seat, current.version, value)
+    field('error').textContent = ''
+    if (!openSocket || !navigator.onLine) { editor.close(); return }
+    awaited = edit.client_id
+    editor.classList.add('is-saving')
+    clearTimeout(waitTimer)
+    waitTimer = setTimeout(leaveToOutbox, ANSWER_WITHIN)
+  }
+
+  function stopWaiting () {
+    awaited = null
+    clearTimeout(waitTimer)
+    editor.classList.remove('is-saving')
+  }
+
+  function leaveToOutbox () {
+    if (!awaited) return
+    stopWaiting()
     editor.close()
   }
 
@@ -278,18 +309,33 @@
     // whose button was removed before the release, so a tap that a push lands in would be
     // lost: a release on the cell that took the pressed one's place opens it instead. And
     // the focus follows a focused cell to its new button, so a keyboard's Enter opens it.
+    // The editor opened that way is under the finger before the browser's click for the
+    // same tap arrives: that click must not press the editor's button there (Went out).
     var pressed = null // the cell button under a press, from pointerdown to pointerup
     var focused = null // the id of the cell that had the focus when a push replaced it
+    var ghostClick = false // the click of the tap that opened the editor is still to come
 
-    live.addEventListener('pointerdown', function (event) {
-      pressed = event.target.closest('button.cell')
+    document.addEventListener('pointerdown', function (event) {
+      ghostClick = false
+      pressed = live.contains(event.target) && event.target.closest('button.cell')
     })
+    document.addEventListener('keydown', function () { ghostClick = false }) // Enter clicks too
 
     live.addEventListener('pointerup', function (event) {
       var cell = event.target.closest('button.cell')
-      if (cell && pressed && !pressed.isConnected && cell.id === pressed.id) openEditor(cell)
+      if (cell && pressed && !pressed.isConnected && cell.id === pressed.id) {
+        openEditor(cell)
+        ghostClick = true
+      }
       pressed = null
     })
+
+    editor.addEventListener('click', function (event) {
+      if (!ghostClick) return
+      ghostClick = false
+      event.preventDefault()
+      event.stopImmediatePropagation()
+    }, true)
 
     live.addEventListener('htmx:oobBeforeSwap', function (event) {
       var active = document.activeElement
@@ -326,7 +372,7 @@
       var action = event.target.closest('[data-action]')
       if (!action) return
       var name = action.dataset.action
-      if (name === 'close') editor.close()
+      if (name === 'close') { stopWaiting(); editor.close() }
       if (name === 'out') save({ kind: 'out' })
       if (name === 'clear') save({ kind: 'blank' })
       if (name === 'tiles') {

@@ -150,7 +150,7 @@ def test_a_full_table_refuses_another_player_and_offers_to_watch(lobby):
 @pytest.mark.parametrize(
     ("name", "position", "message"),
     [
-        ("", "", "This field is required."),
+        ("", "", "Type your name to join."),
         ("ana", "", "Somebody at this table is already called ana"),
         ("Ben", "7", "Select a valid choice."),
         ("x" * 41, "", "at most 40 characters"),

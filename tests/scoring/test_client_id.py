@@ -34,7 +34,10 @@ async def test_the_same_client_id_at_two_matches_records_both_edits():
     ack = json.loads(await eve.receive_from(TIMEOUT))
     assert ack == {"ack": str(client_id), "outcome": "applied"}
     pushed = await eve.receive_from(TIMEOUT)
-    assert 'aria-label="Round 1, Finn: 7 pips, scores 7, total 7"' in pushed
+    assert (
+        '"visually-hidden">Round 1, Finn: 7 pips, scores </span><span class="score">7</span>'
+        '<span class="visually-hidden">, total </span><span class="running">7<'
+    ) in pushed
     assert await pips_entered(first) == [20]
     assert await pips_entered(second) == [7]
 

@@ -93,7 +93,10 @@ async def test_an_entry_reaches_every_phone_and_the_tv():
     assert acks(from_ana) == [{"ack": acks(from_ana)[0]["ack"], "outcome": "applied"}]
     for received in (html(from_ana), await ben.receive_from(TIMEOUT)):
         assert 'id="cell-1-1"' in received
-        assert 'aria-label="Round 1, Ben: 13 pips, scores 13, total 13"' in received
+        assert (
+            '"visually-hidden">Round 1, Ben: 13 pips, scores </span><span class="score">13</span>'
+            '<span class="visually-hidden">, total </span><span class="running">13<'
+        ) in received
         assert "Round 1, Ben: blank → 13 pips, entered by Ana" in received
     on_tv = await tv.receive_from(TIMEOUT)
     assert '<span class="cell" id="cell-1-1"><span class="score">13</span>' in on_tv
@@ -142,7 +145,7 @@ async def test_a_repeated_edit_is_applied_once():
         "outcome": "duplicate",
     }
     assert await ana.receive_nothing()
-    assert "scores 15" in await ben.receive_from(TIMEOUT)
+    assert 'scores </span><span class="score">15<' in await ben.receive_from(TIMEOUT)
     assert await ben.receive_nothing()  # one change, one push
     assert len(await history(match)) == 1
     await ana.disconnect()
@@ -167,13 +170,13 @@ async def test_a_settings_change_recalculates_every_phone_and_says_who():
     await ben.send_json_to(setting)
     for communicator in (ana, ben):
         received = await communicator.receive_from(TIMEOUT)
-        assert "scores 62, total 62" in received
+        assert 'scores </span><span class="score">62<' in received
         assert "Double-blank is worth 50, changed by Ben" in received
         assert '<option value="50" selected>50 pips</option>' in received
     undo = await database_sync_to_async(services.last_undoable)(match)
     await ana.send_json_to({"action": "undo", "change": str(undo.pk)})
     for communicator in (ana, ben):
-        assert "scores 12, total 12" in await communicator.receive_from(TIMEOUT)
+        assert 'scores </span><span class="score">12<' in await communicator.receive_from(TIMEOUT)
     await ana.disconnect()
     await ben.disconnect()
 
@@ -220,8 +223,21 @@ async def test_two_players_out_in_a_round_is_refused_with_a_notice():
     await frames(ana, 2)
     await ana.send_json_to(entry(3, 2, {"kind": "out"}))
     notice, ack = await frames(ana, 2)
-    assert "Ben already went out in round 3: only one player goes out in a round." in notice
+    said = "Ben already went out in round 3: only one player goes out in a round."
+    assert said in notice
+    assert json.loads(ack) == {"ack": json.loads(ack)["ack"], "outcome": "refused", "message": said}
+    await ana.disconnect()
+
+
+async def test_a_count_too_large_for_the_set_is_refused_with_its_sentence_in_the_ack():
+    match = await new_match()
+    ana = await phone(match, "Ana", 0)
+    await ana.send_json_to(entry(1, 0, {"kind": "count", "pips": 99999}))
+    notice, ack = await frames(ana, 2)
+    said = "99999 pips is more than a hand from a double-12 set can hold with 0 doubles"
+    assert said in notice and said in json.loads(ack)["message"]
     assert json.loads(ack)["outcome"] == "refused"
+    assert not await database_sync_to_async(Entry.objects.exists)()
     await ana.disconnect()
 
 
@@ -234,7 +250,10 @@ async def test_a_reconnecting_phone_gets_the_current_sheet():
     )
     again = await phone(match, "Ana", 0)  # phone() checks the whole sheet comes first
     await again.send_json_to({"action": "sync"})
-    assert 'aria-label="Round 1, Ben: 4-3, scores 7, total 7"' in await again.receive_from(TIMEOUT)
+    assert (
+        '"visually-hidden">Round 1, Ben: 4-3, scores </span><span class="score">7</span>'
+        '<span class="visually-hidden">, total </span><span class="running">7<'
+    ) in await again.receive_from(TIMEOUT)
     await again.disconnect()
 
 

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.engine.rules import Rules
@@ -70,7 +71,7 @@ def test_choosing_a_preset_redraws_the_rules_as_it_sets_them(client):
     assert "13 (12-12" not in html
 
 
-def test_creating_a_match_seats_the_players_and_asks_who_you_are(client):
+def test_creating_a_match_seats_the_players_and_takes_the_creator_to_be_the_first(client):
     response = create(
         client, "Ana", "Ben", "", "Cy", double_blank_value="50", preset="chicken_foot"
     )
@@ -80,8 +81,18 @@ def test_creating_a_match_seats_the_players_and_asks_who_you_are(client):
     rules = match.get_rules()
     assert (rules.double_blank_value, rules.variant, rules.rounds) == (50, "chicken_foot", None)
     html = client.get(response.url).content.decode()
-    assert "Who are you?" in html and 'id="sheet"' not in html
+    assert "Who are you?" not in html and 'id="sheet"' in html
+    assert "You are <strong>Ana</strong>" in html
     assert "<svg" in html and match.viewer_code in html  # the QR code and the TV link
+    assert match.created_by == "Ana"
+
+
+def test_another_phone_opening_the_link_is_asked_who_it_is(client):
+    create(client, "Ana", "Ben")
+    match = Match.objects.get()
+    other = Client()
+    html = other.get(reverse("scoring:sheet", args=[match.code])).content.decode()
+    assert "Who are you?" in html and 'id="sheet"' not in html
 
 
 def test_players_are_remembered_by_the_device_for_its_next_match(client):
@@ -139,7 +150,11 @@ def test_the_sheet_shows_rounds_doubles_totals_and_the_leader(client, seed_match
     assert html.count('class="domino"') == 13
     assert 'aria-label="9-9"' in html
     assert 'id="cell-4-3"' in html and 'ws-connect="/ws/sheet/' in html
-    assert 'aria-label="Round 1, Alice: 3-0, 4-1, 6-6, scores 20, total 20"' in html
+    assert (
+        '"visually-hidden">Round 1, Alice: 3-0, 4-1, 6-6, scores </span>'
+        '<span class="score">20</span>'
+        '<span class="visually-hidden">, total </span><span class="running">20<'
+    ) in html
     assert html.count('class="tile"') == 91  # the picker holds the whole double-12 set
     assert reverse("scoring:manifest", args=[seed_match.code]) in html
 

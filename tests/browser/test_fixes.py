@@ -1,0 +1,173 @@
+"""Game-night defects of issue 21, each as a person met it in Chromium: the score sheet's
+editor keeps a refused count, the table's lit slot keeps its number readable, a reload keeps
+a first-turn line, and the table fits a phone and a laptop."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Table
+from tests.browser.test_score_sheet import cell, create_match, join
+from tests.browser.test_table import DEAL
+
+pytestmark = pytest.mark.browser
+
+LINE_DEAL = 14  # double-6, two seats: Ana's four tiles make a line however she lays them
+
+
+def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, phone):
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    join(ben, link, "Ben")
+    cell(ana, 1, 0).click()
+    editor = ana.locator("#editor")
+    editor.get_by_label("Pips left in hand").fill("99999")
+    editor.get_by_role("button", name="Save count").click()
+    expect(editor.locator("[data-field='error']")).to_have_text(
+        "99999 pips is more than a hand from a double-12 set can hold with 0 doubles (at most 936)."
+    )
+    expect(editor).to_be_visible()
+    expect(editor.get_by_label("Pips left in hand")).to_have_value("99999")  # not lost
+    expect(ana.locator("#outbox")).to_be_hidden()  # refused, so nothing waits to be sent
+
+    # Corrected in the same editor, it is saved, and the editor closes as before.
+    editor.get_by_label("Pips left in hand").fill("99")
+    editor.get_by_role("button", name="Save count").click()
+    expect(editor).to_be_hidden()
+    expect(cell(ben, 1, 0).locator(".score")).to_have_text("99")
+    expect(ben.locator("#standing .standing")).to_have_text("Round 1: 1 of 2 counts entered.")
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def open_table_with_bots(
+    page: Page, url: str, server_db: str, seats: int, tiles: str, seed: int = DEAL
+) -> str:
+    """Ana opens a table (two rounds), fills the other seats with greedy bots and starts it
+    on a fixed deal; returns the table's code once her game page is up."""
+    page.goto(f"{url}/t/new/")
+    page.get_by_label("Your name", exact=True).fill("Ana")
+    page.get_by_label("Seats", exact=True).select_option(str(seats))
+    page.get_by_label("Set", exact=True).select_option(tiles)
+    page.get_by_label("Rounds to play", exact=True).fill("2")
+    page.get_by_role("button", name="Open the table").click()
+    for bots in range(1, seats):
+        page.get_by_role("button", name="Add a greedy bot").click()
+        # The lobby is redrawn with each seat taken: the next click waits for it.
+        expect(page.get_by_role("button", name=re.compile("^Remove Greedy bot"))).to_have_count(
+            bots
+        )
+    start = page.get_by_role("button", name=f"Start the match with {seats} players")
+    expect(start).to_be_visible()
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    Table.objects.using(server_db).filter(code=code).update(seed=seed)
+    start.click()
+    expect(page.locator("#table-board")).to_be_visible()
+    return code
+
+
+# The lit slot's text, its train's open end as the server drew it, its colour and background.
+LIT_SLOT = """() => {
+  const slot = document.querySelector('.slot--lit')
+  const style = getComputedStyle(slot)
+  return [slot.textContent.trim(), slot.dataset.open, style.color, style.backgroundColor]
+}"""
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance (WCAG 2) of a computed colour, ``rgb(r, g, b)``."""
+    channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def reload_until_live(page: Page) -> None:
+    """Reload, and wait for the table's first view over the new socket: a move sent before
+    the socket opens is refused in the page ("Not connected to the table just now")."""
+    with page.expect_websocket() as opened:
+        page.reload()
+    opened.value.wait_for_event("framereceived")
+
+
+def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
+    asgi_server, phone, server_db
+):
+    ana = phone().new_page()
+    open_table_with_bots(ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
+    dock = ana.locator("#table-dock[data-build-line]")
+    expect(dock).to_have_class(re.compile("dock--mine"))  # Ana's first turn: a line
+
+    laid = 0
+    for _ in range(3):  # three of the four: a line that uses up the hand is sent by itself
+        ana.locator(".tile--hand.tile--playable:not([hidden])").first.click()
+        slot = ana.locator(".slot--lit").first
+        expect(slot).to_be_visible()
+        # Read in one go: a view pushed meanwhile redraws the board, slots and all.
+        shown, drawn, colour, background = ana.evaluate(LIT_SLOT)
+        assert shown.isdigit() and (laid or shown == drawn)  # the number it needs is there...
+        assert colour != background and contrast(colour, background) >= 4.5  # ...and readable
+        slot.click()
+        laid += 1
+        expect(ana.locator(".tile--pending")).to_have_count(laid)
+    status = ana.locator("#table-status").inner_text()
+    in_hand = ana.locator(".tile--hand:not([hidden])").count()
+
+    ana.reload()
+    expect(ana.locator(".tile--pending")).to_have_count(laid)
+    expect(ana.locator("#table-status")).to_have_text(status)
+    expect(ana.locator(".tile--hand:not([hidden])")).to_have_count(in_hand)
+    ana.locator("#table-dock").get_by_role("button", name="Take back").click()
+    expect(ana.locator(".tile--pending")).to_have_count(laid - 1)
+    reload_until_live(ana)  # what is kept follows the line as it is now
+    expect(ana.locator(".tile--pending")).to_have_count(laid - 1)
+
+    ana.locator("#table-dock").get_by_role("button", name="Done").click()
+    lane = ana.locator(".lane--mine")
+    expect(lane.locator(".tile--laid:not(.tile--pending)")).to_have_count(laid - 1)
+    ana.reload()  # sent: nothing is kept to be laid again
+    expect(lane.locator(".tile--laid:not(.tile--pending)")).to_have_count(laid - 1)
+    expect(ana.locator(".tile--pending")).to_have_count(0)
+
+
+def test_four_players_trains_fit_a_laptop_and_a_phone_shows_the_hand_and_the_hint(
+    asgi_server, browser, server_db
+):
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+    ana = laptop.new_page()
+    open_table_with_bots(ana, asgi_server.url, server_db, seats=4, tiles="12")
+    expect(ana.locator(".lane")).to_have_count(5)  # four players' trains and the Mexican
+    board = ana.locator("#table-board")
+    assert board.evaluate("b => b.scrollHeight <= b.clientHeight")  # nothing below the fold
+    bottom = ana.locator(".lane").last.bounding_box()
+    assert bottom["y"] + bottom["height"] <= 800
+
+    ana.set_viewport_size({"width": 390, "height": 844})
+    hand = ana.locator(".tile--hand")
+    expect(hand).to_have_count(15)
+    assert ana.locator(".hand").evaluate("h => h.scrollWidth <= h.clientWidth")
+    for box in (hand.nth(i).bounding_box() for i in range(15)):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # all in view, no scrolling
+        assert box["y"] + box["height"] <= 844
+        assert box["width"] >= 32 and box["height"] >= 44  # still a finger's target
+    assert ana.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The hint's answer (a toast) covers neither Ana's own train, first on the board, nor
+    # her hand: it sits above the dock.
+    ana.locator("#table-dock").get_by_role("button", name="Hint").click()
+    toast = ana.locator(".toast")
+    expect(toast).to_be_visible()
+    shown = toast.bounding_box()
+    for covered in (ana.locator(".lane--mine"), ana.locator(".hand")):
+        box = covered.bounding_box()
+        apart = shown["y"] + shown["height"] <= box["y"] or box["y"] + box["height"] <= shown["y"]
+        assert apart, f"the hint covers {covered}"
+    laptop.close()

@@ -32,7 +32,7 @@ from games.engine import Rules
 from scoring import services as sheets
 
 # The browser tests' launch of Debian's Chromium, for pytest-playwright's `browser` here too.
-from tests.browser.conftest import browser_type_launch_args, free_port  # noqa: F401
+from tests.browser.conftest import browser_type_launch_args, free_port, stop  # noqa: F401
 from tests.review.conftest import play_online_match
 from tests.scoring.conftest import SEED_PLAYERS, enter_seed_rounds
 
@@ -270,8 +270,7 @@ def server(tmp_path_factory) -> Iterator[str]:
             pytest.fail(f"daphne did not start:\n{(folder / 'daphne.log').read_text()}")
         yield url
     finally:
-        daphne.terminate()
-        daphne.wait(timeout=10)
+        stop(daphne)
 
 
 @pytest.fixture

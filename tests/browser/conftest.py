@@ -107,12 +107,18 @@ def asgi_server(tmp_path_factory, django_db_blocker) -> Iterator[AsgiServer]:
     finally:
         with django_db_blocker.unblock():
             connections[SERVER_DB].close()
-        daphne.terminate()
-        try:
-            daphne.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # it waits for open sockets' consumers to finish
-            daphne.kill()
-            daphne.wait()
+        stop(daphne)
+
+
+def stop(daphne: subprocess.Popen) -> None:
+    """Stop a test's daphne: asked first, then killed, as on SIGTERM it waits up to its
+    application close timeout (10 s) for open sockets' consumers to finish."""
+    daphne.terminate()
+    try:
+        daphne.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        daphne.kill()
+        daphne.wait()
 
 
 def _wait_until_up(daphne: subprocess.Popen, url: str, log: Path) -> None:

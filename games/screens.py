@@ -95,7 +95,7 @@ def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bo
     context["sheet_due"] = table.match_id is not None and (with_sheet or round_over)
     data = _table_data(table, seats) | {
         "seat": me.position if me else None,
-        "game": None if view is None else _game_data(view, game, context["names"]),
+        "game": None if view is None else _game_data(view, game, context["last_moves"]),
     }
     return Screen(context, data, table.revision)
 
@@ -242,9 +242,11 @@ def screen_context(
         return context
     # The board, the moves and the players are worked out when drawn (a template calls a
     # callable): a socket draws them once per version for all its seats (view_message).
+    # The last moves are worked out here: every view's data carries them too.
+    moves = last_moves(view, names)
     context.update(
-        lanes=lambda: _lanes(view, names, last_moves(view, names)),
-        last_moves=partial(last_moves, view, names),
+        lanes=partial(_lanes, view, names, moves),
+        last_moves=moves,
         log=partial(_log, view, names),
         players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
         hand=_hand(view),
@@ -319,11 +321,10 @@ def _table_data(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     }
 
 
-def _game_data(view: SeatView, game: Game, names: dict[int, str]) -> dict[str, Any]:
-    moves = [move.as_dict() for move in last_moves(view, names)]
+def _game_data(view: SeatView, game: Game, moves: Sequence[LastMove]) -> dict[str, Any]:
     return (
         view.public_dict(recent=RECENT_MOVES)
-        | {"over": game.is_over, "last_moves": moves}
+        | {"over": game.is_over, "last_moves": [move.as_dict() for move in moves]}
         | view.own_dict()
     )
 

@@ -536,9 +536,7 @@ def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:
         for s in seats
         if s.is_bot
     )
-    message = {"type": "table.moved", "code": rematch.code}
-    group = finished.group_name
-    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
+    _tell_group(finished.group_name, {"type": "table.moved", "code": rematch.code})
     return rematch
 
 
@@ -589,7 +587,11 @@ def _announce(
     message: dict = {"type": "table.changed", "revision": table.revision}
     if seats is not None:
         message["table"] = snapshot(table, seats)
-    group = table.group_name
+    _tell_group(table.group_name, message)
+
+
+def _tell_group(group: str, message: dict) -> None:
+    """Send every socket of a table's group a message once the transaction has committed."""
     transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, message))
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from tests.browser.test_score_sheet import cell, create_match, join
-from tests.browser.test_table import DEAL
+from tests.browser.test_table import DEAL, create_table
 
 pytestmark = pytest.mark.browser
 
@@ -49,12 +49,7 @@ def open_table_with_bots(
 ) -> str:
     """Ana opens a table (two rounds), fills the other seats with greedy bots and starts it
     on a fixed deal; returns the table's code once her game page is up."""
-    page.goto(f"{url}/t/new/")
-    page.get_by_label("Your name", exact=True).fill("Ana")
-    page.get_by_label("Seats", exact=True).select_option(str(seats))
-    page.get_by_label("Set", exact=True).select_option(tiles)
-    page.get_by_label("Rounds to play", exact=True).fill("2")
-    page.get_by_role("button", name="Open the table").click()
+    create_table(page, url, seats=seats, tiles=tiles)
     for bots in range(1, seats):
         page.get_by_role("button", name="Add a greedy bot").click()
         # The lobby is redrawn with each seat taken: the next click waits for it.

@@ -8,31 +8,19 @@ from __future__ import annotations
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games.models import Table
 
-from .test_table import DEAL, LAPTOP, MATCH_TIMEOUT, match_over, take_turn
+from .test_table import DEAL, LAPTOP, MATCH_TIMEOUT, create_table, match_over, take_turn
 
 pytestmark = pytest.mark.browser
-
-
-def open_table(page: Page, url: str) -> str:
-    """Ana opens a three-seat table, double-6 set, one round; returns the table's link."""
-    page.goto(f"{url}/t/new/")
-    page.get_by_label("Your name", exact=True).fill("Ana")
-    page.get_by_label("Seats", exact=True).select_option("3")
-    page.get_by_label("Set", exact=True).select_option("6")
-    page.get_by_label("Rounds to play", exact=True).fill("1")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.get_by_role("heading", name="Seats")).to_be_visible()
-    return page.url
 
 
 def test_two_people_and_a_bot_play_again_at_the_same_link(asgi_server, browser, phone, server_db):
     laptop = browser.new_context(viewport=LAPTOP)
     ana, ben = laptop.new_page(), phone().new_page()
-    link = open_table(ana, asgi_server.url)
+    link = create_table(ana, asgi_server.url, seats=3, rounds=1)
     code = link.rstrip("/").rsplit("/", 1)[1]
     ben.goto(link)
     ben.get_by_label("Your name", exact=True).fill("Ben")

@@ -25,13 +25,14 @@ DEAL = 7  # the table's seed
 CLICK_TIMEOUT = 2000  # ms; a target still on screen is clicked at once
 
 
-def create_table(page: Page, url: str) -> str:
-    """Ana opens a two-seat table, double-6 set, two rounds; returns the table's link."""
+def create_table(page: Page, url: str, seats: int = 2, tiles: str = "6", rounds: int = 2) -> str:
+    """Ana opens a table (two seats, double-6 set, two rounds unless told); returns the
+    table's link."""
     page.goto(f"{url}/t/new/")
     page.get_by_label("Your name", exact=True).fill("Ana")
-    page.get_by_label("Seats", exact=True).select_option("2")
-    page.get_by_label("Set", exact=True).select_option("6")
-    page.get_by_label("Rounds to play", exact=True).fill("2")
+    page.get_by_label("Seats", exact=True).select_option(str(seats))
+    page.get_by_label("Set", exact=True).select_option(tiles)
+    page.get_by_label("Rounds to play", exact=True).fill(str(rounds))
     page.get_by_role("button", name="Open the table").click()
     expect(page.get_by_role("heading", name="Seats")).to_be_visible()
     return page.url

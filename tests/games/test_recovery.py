@@ -317,13 +317,19 @@ async def test_a_watcher_asks_the_host_approves_and_the_new_screen_gets_the_seat
     await ana.close()
 
 
-@over_sockets
-async def test_an_old_screen_still_open_is_replaced_and_its_token_holds_nothing():
-    code, tokens, ana = await table_with_ben_gone()
+async def ben_asks_on_a_new_phone(code: str, ana: Player) -> Player:
+    """Ben, watching on a new phone, asks for his seat; the host's screen shows the request."""
     new_phone = Player(code, None)
     await new_phone.connect()
     await new_phone.send({"type": "ask_seat", "position": 1})
     await view_with(ana, "Somebody watching says they are Ben")
+    return new_phone
+
+
+@over_sockets
+async def test_an_old_screen_still_open_is_replaced_and_its_token_holds_nothing():
+    code, tokens, ana = await table_with_ben_gone()
+    new_phone = await ben_asks_on_a_new_phone(code, ana)
     old_phone = Player(code, tokens["Ben"])  # the old phone comes back meanwhile
     await old_phone.connect()
     await ana.send({"type": "answer_seat", "position": 1, "approve": True})
@@ -345,10 +351,7 @@ async def test_an_old_screen_still_open_is_replaced_and_its_token_holds_nothing(
 @over_sockets
 async def test_a_refused_request_is_told_to_the_asker_who_may_ask_again():
     code, tokens, ana = await table_with_ben_gone()
-    new_phone = Player(code, None)
-    await new_phone.connect()
-    await new_phone.send({"type": "ask_seat", "position": 1})
-    await view_with(ana, "Somebody watching says they are Ben")
+    new_phone = await ben_asks_on_a_new_phone(code, ana)
     await ana.send({"type": "answer_seat", "position": 1, "approve": False})
     answer = await next_of(new_phone, "seat_refused")
     assert answer["message"] == "Ana refused your request for Ben's seat."

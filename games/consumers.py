@@ -192,9 +192,13 @@ class TableConsumer(GuardedConsumer):
     async def push(self, with_sheet: bool = False, shown: dict | None = None) -> None:
         """Send this seat its view: of the table as ``shown`` by an announcement, else as
         it is now."""
-        text, revision = await read(screens.view_message)(
-            self.code, self.viewer, with_sheet=with_sheet, shown=shown
-        )
+        args = (self.code, self.viewer)
+        if screens.drawn_from_memory(shown, with_sheet):  # no read: drawn here, no thread hop
+            text, revision = screens.view_message(*args, shown=shown)
+        else:
+            text, revision = await read(screens.view_message)(
+                *args, with_sheet=with_sheet, shown=shown
+            )
         self.shown = max(self.shown, revision)
         await self.send(text_data=text)
 

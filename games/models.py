@@ -336,6 +336,10 @@ class _Versions:
             replayer.feed(record)
         return self.keep(table.code, table.version, replayer.game)
 
+    def held(self, code: str) -> Version | None:
+        with self._lock:
+            return self._latest.get(code)
+
     def keep(self, code: str, number: int, game: Game | None) -> Version:
         version = Version(number, game)
         with self._lock:
@@ -350,6 +354,13 @@ class _Versions:
 
 BEFORE_THE_START = Version(0, None)  # a table's version 0: a lobby, with no move yet
 _versions = _Versions()
+
+
+def kept_game(code: str, version: int) -> Game | None:
+    """The game of a table at ``version`` if this process holds it (no read needed), else
+    None."""
+    kept = _versions.held(code)
+    return kept.game if kept is not None and kept.number == version else None
 
 
 def keep_game(code: str, version: int, game: Game | None) -> None:

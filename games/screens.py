@@ -26,7 +26,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, Table, TableSeat, answerers, seated
+from .models import BOT_LEVELS, Table, TableSeat, answerers, kept_game, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -208,6 +208,15 @@ def view_message(
         if context["sheet_due"]:  # the rounds a version has recorded: once per version
             html += table.drawn(("sheet",), lambda: _draw_sheet(table))
     return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
+
+
+def drawn_from_memory(shown: dict | None, with_sheet: bool) -> bool:
+    """Whether the view of an announced table needs no read: this process holds the game
+    at its version, and no score sheet is due (a round goes on)."""
+    if shown is None or with_sheet:
+        return False
+    game = kept_game(shown["code"], shown["version"])
+    return game is not None and game.round is not None and game.round.result is None
 
 
 def _shown(seat: TableSeat) -> tuple:

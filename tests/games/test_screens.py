@@ -126,6 +126,35 @@ def test_a_view_drawn_from_an_announcement_is_the_view_read_from_the_database(
         assert carried == screens.view_message(table.code, viewer)
 
 
+def test_a_view_drawn_from_memory_reads_nothing(
+    django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """A socket draws an announced move on the event loop, without a thread hop, only when
+    the view needs no read (the process holds the game at that version and no score sheet is
+    due): drawn so, every seat's view comes without a single query, and it is the view a
+    read gives. A round's end, which brings the score sheet, is read."""
+    table, tokens = started_table()
+    viewers = [screens.Viewer(s.pk) for s in table.seats.all()] + [screens.Viewer()]
+    from_memory = 0
+    while True:
+        table.refresh_from_db()
+        seat = tokens[json.loads(view_message(table.code, None))["game"]["turn"]]
+        move = parse(first_legal_move(table, seat))
+        with django_capture_on_commit_callbacks() as announced:
+            services.act(table.code, seat, move)
+        shown = _announced_table(announced)
+        if not screens.drawn_from_memory(shown, with_sheet=False):
+            break
+        from_memory += 1
+        assert not screens.drawn_from_memory(shown, with_sheet=True)
+        for viewer in viewers:
+            with django_assert_num_queries(0):
+                carried = screens.view_message(table.code, viewer, shown=shown)
+            assert carried == screens.view_message(table.code, viewer)
+    assert from_memory > 0
+    assert json.loads(view_message(table.code, None))["game"]["round_over"]
+
+
 def _announced_table(callbacks) -> dict:
     """The table an announcement carries, from the callbacks a commit would run."""
     sent = []

@@ -21,6 +21,7 @@ from django import forms
 from games.engine import Action
 from games.engine.actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY
 from games.engine.rules import (
+    BLANK_VALUES,
     DOUBLE_BLANK_VALUES,
     DOUBLE_SCOPES,
     FIRST_TURNS,
@@ -32,6 +33,8 @@ from games.engine.rules import (
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
     PRESETS,
+    ROUND_ENGINES,
+    TIE_BREAKS,
     VALUE_WORDS,
     VARIANTS,
     Rules,
@@ -60,7 +63,14 @@ MORE_RULES = (
     "engine_from_hand",
     "double_penalty",
     "out_score",
+    "round_engines",
+    "blank_value",
+    "out_on_double",
+    "tie_break",
 )
+# Settings added after pages were drawn: a page drawn before them posts none, and the
+# table gets their defaults rather than a refusal.
+OPTIONAL_RULES = ("round_engines", "blank_value", "out_on_double", "tie_break")
 
 
 def _choices(setting: str, values: tuple[Any, ...]) -> list[tuple[str, str]]:
@@ -142,6 +152,31 @@ class TableForm(forms.Form):
         choices=[(str(v), "0" if v == 0 else f"{v} (a bonus)") for v in OUT_SCORES],
         coerce=int,
     )
+    round_engines = forms.ChoiceField(
+        label=LABELS["round_engines"],
+        choices=_choices("round_engines", ROUND_ENGINES),
+        required=False,
+        help_text="Matters only when fewer rounds than doubles are played.",
+    )
+    blank_value = forms.TypedChoiceField(
+        label=LABELS["blank_value"],
+        choices=[(str(v), "Nothing" if v == 0 else f"{v} pips") for v in BLANK_VALUES],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text="When a hand is counted: a 6-0 then counts 31.",
+    )
+    out_on_double = forms.TypedChoiceField(
+        label=LABELS["out_on_double"],
+        choices=[(str(v), "Nothing" if v == 0 else f"{v:+d}") for v in range(-50, 101, 5)],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text="Added to the score of a player whose last tile was a double.",
+    )
+    tie_break = forms.ChoiceField(
+        label=LABELS["tie_break"], choices=_choices("tie_break", TIE_BREAKS), required=False
+    )
 
     @staticmethod
     def initial_for(preset_name: str, host_name: str = "") -> dict[str, Any]:
@@ -170,7 +205,11 @@ class TableForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        settings = {name: data[name] for name in (*COMMON_RULES, *MORE_RULES)}
+        settings = {
+            name: data[name]
+            for name in (*COMMON_RULES, *MORE_RULES)
+            if not (name in OPTIONAL_RULES and data[name] in (None, ""))
+        }
         try:
             rules = Rules(**settings)
             rules.hand_size_for(data["seat_count"])

@@ -117,7 +117,9 @@ def import_record(text: str, *, by: str) -> Match:
                 seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)
             }
             try:
-                sheets.record_round(match, rnd.number, hands, by="the record")
+                sheets.record_round(
+                    match, rnd.number, hands, by="the record", out_on_double=rnd.result.on_double
+                )
             except Refused as refused:
                 raise RecordError(line, str(refused)) from None
     return match

@@ -18,7 +18,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
-from games.engine import Game, SeatView, Tile, view_for, winners
+from games.engine import Game, SeatView, Tile, view_for
 from games.engine.actions import DRAW, PASS, PLACE_ENGINE, PLAY
 from games.engine.state import Event
 from games.engine.tiles import name
@@ -262,7 +262,7 @@ def screen_context(
         prompt=_prompt(seats, me, game, view, names),
         round_over=view.round_over,
         match_over=game.is_over,
-        winners=[names[s] for s in winners(game.totals())] if game.is_over else [],
+        winners=[names[s] for s in game.winners()] if game.is_over else [],
         next_round=game.rounds_played + 1,
         build_line=_builds_line(game, view),
         results=_results(game, view, names) if view.round_over else [],
@@ -664,7 +664,7 @@ def _prompt(
     names: dict[int, str],
 ) -> Prompt:
     if game.is_over:
-        winners_ = " and ".join(names[s] for s in winners(game.totals()))
+        winners_ = " and ".join(names[s] for s in game.winners())
         return Prompt(f"The match is over: {winners_} won.")
     if view.round_over:
         how = (

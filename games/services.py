@@ -554,7 +554,9 @@ def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game)
     if rnd is not None and rnd.result is not None and ended:
         out = rnd.result.out_seat
         hands = {seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)}
-        sheet.record_round(table.match, rnd.number, hands, by="the table")
+        sheet.record_round(
+            table.match, rnd.number, hands, by="the table", out_on_double=rnd.result.on_double
+        )
         if game.is_over:
             table.status = Table.Status.FINISHED
             table.next_round_at = None

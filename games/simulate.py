@@ -35,7 +35,6 @@ from games.engine import (
     new_game,
     next_round,
     view_for,
-    winners,
 )
 from games.engine.invariants import violations as invariant_violations
 from games.engine.rules import (
@@ -112,7 +111,7 @@ def play_match(
         result.round_scores.append(rnd.result.scores)
         result.stalled_rounds += rnd.result.reason == "stalled"
         if game.is_over:
-            result.winners = winners(game.totals())
+            result.winners = game.winners()
             break
         game = recorder.next_round(game) if recorder else next_round(game)
     result.totals = game.totals()

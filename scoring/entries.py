@@ -1,7 +1,8 @@
 """What one cell of the sheet holds: what a player entered for a round, never a score.
 
-A cell is blank (nothing entered yet), "went out", a count (pips, doubles held and whether
-the double-blank is one of them), or the tiles held, picked one by one. The score is always
+A cell is blank (nothing entered yet), "went out" (on a double or not), a count (pips,
+doubles held, whether the double-blank is one of them, and the blank halves on the other
+tiles), or the tiles held, picked one by one. The score is always
 derived from this through the engine's ``score()``, so a house-rule change recomputes it.
 
 This module also decides what is implausible for a hand from the match's set, so the same
@@ -41,10 +42,18 @@ class EntryValue:
     doubles: int = 0
     double_blank: bool = False
     tiles: tuple[Tile, ...] | None = None
+    blanks: int = 0  # blank halves on tiles other than the double-blank (``blank_value``)
+    on_double: bool = False  # went out, and the last tile laid was a double (``out_on_double``)
 
     @classmethod
-    def count(cls, pips: int, doubles: int = 0, double_blank: bool = False) -> EntryValue:
-        return cls(COUNT, pips=pips, doubles=doubles, double_blank=double_blank)
+    def count(
+        cls, pips: int, doubles: int = 0, double_blank: bool = False, blanks: int = 0
+    ) -> EntryValue:
+        return cls(COUNT, pips=pips, doubles=doubles, double_blank=double_blank, blanks=blanks)
+
+    @classmethod
+    def out(cls, on_double: bool = False) -> EntryValue:
+        return cls(OUT, on_double=on_double)
 
     @classmethod
     def held(cls, tiles: Iterable[Tile]) -> EntryValue:
@@ -61,20 +70,25 @@ class EntryValue:
         if self.kind == TILES:
             return HandCount.of(self.tiles or ())
         if self.kind == COUNT:
-            return HandCount(self.pips or 0, self.doubles, self.double_blank)
+            return HandCount(self.pips or 0, self.doubles, self.double_blank, self.blanks)
         raise ValueError("A blank cell has no hand to score.")
 
     def to_json(self) -> dict[str, Any]:
-        """The stored (and exported) form; only the fields that mean something for the kind."""
+        """The stored (and exported) form; only the fields that mean something for the kind
+        (blank halves and going out on a double only when there are some: history written
+        before those house rules reads the same)."""
         if self.kind == COUNT:
-            return {
+            data = {
                 "kind": COUNT,
                 "pips": self.pips,
                 "doubles": self.doubles,
                 "double_blank": self.double_blank,
             }
+            return data | ({"blanks": self.blanks} if self.blanks else {})
         if self.kind == TILES:
             return {"kind": TILES, "tiles": [list(t) for t in self.tiles or ()]}
+        if self.kind == OUT and self.on_double:
+            return {"kind": OUT, "on_double": True}
         return {"kind": self.kind}
 
     @classmethod
@@ -85,14 +99,16 @@ class EntryValue:
         if data["kind"] == TILES:
             return cls.held(tuple(t) for t in data["tiles"])
         if data["kind"] == COUNT:
-            return cls.count(data["pips"], data["doubles"], data["double_blank"])
-        return cls(OUT)
+            return cls.count(
+                data["pips"], data["doubles"], data["double_blank"], data.get("blanks", 0)
+            )
+        return cls.out(bool(data.get("on_double")))
 
     def __str__(self) -> str:
         if self.kind == BLANK:
             return "blank"
         if self.kind == OUT:
-            return "went out"
+            return "went out on a double" if self.on_double else "went out"
         if self.kind == TILES:
             return ", ".join(name(t) for t in self.tiles or ())
         extra = []
@@ -100,21 +116,26 @@ class EntryValue:
             extra.append(f"{self.doubles} double{'s' if self.doubles > 1 else ''}")
         if self.double_blank:
             extra.append("the double-blank among them")
+        if self.blanks:
+            extra.append(f"{self.blanks} blank {'half' if self.blanks == 1 else 'halves'}")
         return f"{self.pips} pips" + (f" ({', '.join(extra)})" if extra else "")
 
 
 def parse(payload: Mapping[str, Any]) -> EntryValue:
     """Read an entry sent by a phone; a malformed one is refused with a sentence."""
     kind = payload.get("kind")
-    if kind in (BLANK, OUT):
-        return EntryValue(kind)
+    if kind == BLANK:
+        return EntryValue()
+    if kind == OUT:
+        return EntryValue.out(_ticked(payload.get("on_double")))
     if kind == COUNT:
         pips = _whole_number(payload.get("pips"), "Pips")
         doubles = _whole_number(payload.get("doubles") or 0, "Doubles held")
-        double_blank = payload.get("double_blank") in (True, "true", "on", "1")
+        double_blank = _ticked(payload.get("double_blank"))
         if double_blank and doubles < 1:
             raise Refused("The double-blank is a double: count it in the doubles held.")
-        return EntryValue.count(pips, doubles, double_blank)
+        blanks = _whole_number(payload.get("blanks") or 0, "Blank halves")
+        return EntryValue.count(pips, doubles, double_blank, blanks)
     if kind == TILES:
         raw = payload.get("tiles")
         if not isinstance(raw, list) or not raw:
@@ -125,6 +146,10 @@ def parse(payload: Mapping[str, Any]) -> EntryValue:
             raise Refused("Those tiles could not be read; pick them again.") from None
         return EntryValue.held(tiles)
     raise Refused("Enter went out, a pip count or the tiles held.")
+
+
+def _ticked(raw: Any) -> bool:
+    return raw in (True, "true", "on", "1")
 
 
 def _whole_number(raw: Any, label: str) -> int:
@@ -189,3 +214,8 @@ def _check_count(value: EntryValue, top: int, engine: int) -> None:
     if value.pips is not None and value.pips < least:
         verb = "carries" if value.doubles == 1 else "carry"
         raise Refused(f"{held} {verb} at least {least} pips, more than {value.pips}.")
+    if value.blanks > top:  # the 1-0 to the top-0: one blank half each
+        raise Refused(
+            f"A double-{top} set has {top} tiles with one blank half, not {value.blanks}: "
+            "count the double-blank apart."
+        )

@@ -16,12 +16,16 @@ from django import forms
 
 from common import names as people
 from games.engine.rules import (
+    BLANK_VALUES,
     DOUBLE_BLANK_VALUES,
     LABELS,
     MAX_PLAYERS,
     OUT_SCORES,
     PRESET_NAMES,
     PRESETS,
+    ROUND_ENGINES,
+    TIE_BREAKS,
+    VALUE_WORDS,
     Rules,
     RulesError,
     preset,
@@ -34,6 +38,8 @@ from .services import HOUSE_RULES, setting_shown
 
 ON_OFF = [("on", "On"), ("off", "Off")]
 PENALTIES = range(0, 101, 5)
+OUT_ON_DOUBLE = range(-50, 101, 5)
+WORDED = {"round_engines": ROUND_ENGINES, "tie_break": TIE_BREAKS}  # settings that are words
 FIRST_PLAYERS = 4  # name fields shown at once; the rest fold away on a phone
 
 
@@ -52,6 +58,12 @@ def setting_choices(setting: str, highest_double: int) -> list[tuple[str, str]]:
         return [(str(v), "None" if v == 0 else str(v)) for v in PENALTIES]
     if setting == "out_score":
         return [(str(v), "0" if v == 0 else f"{v} (winner bonus)") for v in OUT_SCORES]
+    if setting == "blank_value":
+        return [(str(v), "Nothing" if v == 0 else f"{v} pips") for v in BLANK_VALUES]
+    if setting == "out_on_double":
+        return [(str(v), "Nothing" if v == 0 else f"{v:+d}") for v in OUT_ON_DOUBLE]
+    if setting in WORDED:
+        return [(v, VALUE_WORDS[setting][v]) for v in WORDED[setting]]
     return ON_OFF
 
 
@@ -96,6 +108,29 @@ class MatchForm(forms.Form):
     )
     draw_before_passing = forms.TypedChoiceField(
         label=LABELS["draw_before_passing"], choices=ON_OFF, coerce=_on
+    )
+    # Added after the others: a page drawn before them posts none, and gets the preset's.
+    round_engines = forms.ChoiceField(
+        label=LABELS["round_engines"],
+        choices=setting_choices("round_engines", 12),
+        required=False,
+    )
+    blank_value = forms.TypedChoiceField(
+        label=LABELS["blank_value"],
+        choices=setting_choices("blank_value", 12),
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+    out_on_double = forms.TypedChoiceField(
+        label=LABELS["out_on_double"],
+        choices=setting_choices("out_on_double", 12),
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+    tie_break = forms.ChoiceField(
+        label=LABELS["tie_break"], choices=setting_choices("tie_break", 12), required=False
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -152,9 +187,9 @@ class MatchForm(forms.Form):
             return data
         if len(self.names()) < 2:
             raise forms.ValidationError("Type at least two player names.")
-        house = {setting: data[setting] for setting in HOUSE_RULES}
+        house = {s: data[s] for s in HOUSE_RULES if data.get(s) not in (None, "")}
         top = data["highest_double"]
-        if house["rounds"] == top + 1:
+        if house.get("rounds") == top + 1:
             house["rounds"] = None  # one round per double, the engine's own default
         try:
             data["rules"] = preset(data["preset"]).changed(highest_double=top, **house)
@@ -220,22 +255,26 @@ def parse_edit(message: Mapping[str, Any]) -> Edit:
     return Edit(client_id, round_number, seat, base_version, parse(value))
 
 
-def parse_setting(message: Mapping[str, Any]) -> tuple[str, int | bool, int | bool]:
+def parse_setting(message: Mapping[str, Any]) -> tuple[str, Any, Any]:
     """Read a settings message (a form sent over the socket, so every value is a string):
     the setting, its new value, and the value the phone showed before (``was``)."""
     setting = message.get("setting")
     if setting not in HOUSE_RULES:
         raise Refused("Only the house rules can be changed once a match has started.")
     try:
-        value, was = (_setting_value(message[key]) for key in ("value", "was"))
+        value, was = (_setting_value(setting, message[key]) for key in ("value", "was"))
     except (KeyError, TypeError, ValueError):
         raise Refused(f"Choose one of the options for {LABELS[setting]}.") from None
     return setting, value, was
 
 
-def _setting_value(raw: Any) -> int | bool:
-    """An option of ``setting_choices`` back to its value: on/off or a number."""
+def _setting_value(setting: str, raw: Any) -> Any:
+    """An option of ``setting_choices`` back to its value: a word, on/off or a number."""
     text = str(raw).strip()
+    if setting in WORDED:
+        if text not in WORDED[setting]:
+            raise ValueError(text)
+        return text
     return _on(text) if text in ("on", "off") else int(text)
 
 

@@ -161,6 +161,10 @@ class Entry(models.Model):
     pips = models.PositiveIntegerField(null=True, blank=True)
     doubles = models.PositiveSmallIntegerField(default=0)
     double_blank = models.BooleanField("double-blank held", default=False)
+    blanks = models.PositiveSmallIntegerField(
+        "blank halves", default=0, help_text="On tiles other than the double-blank."
+    )
+    on_double = models.BooleanField("went out on a double", default=False)
     tiles = models.JSONField(null=True, blank=True, help_text="[[low, high], ...]")
     version = models.PositiveIntegerField(
         default=0, help_text="Goes up with every change; an edit based on an older one is stale."
@@ -188,6 +192,12 @@ class Entry(models.Model):
                 condition=Q(double_blank=False) | Q(kind=COUNT, doubles__gte=1),
                 name="entry_double_blank_is_a_double",
             ),
+            models.CheckConstraint(
+                condition=Q(blanks=0) | Q(kind=COUNT), name="entry_blanks_only_counted"
+            ),
+            models.CheckConstraint(
+                condition=Q(on_double=False) | Q(kind=OUT), name="entry_on_double_only_out"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -201,6 +211,8 @@ class Entry(models.Model):
             doubles=self.doubles,
             double_blank=self.double_blank,
             tiles=tuple(tuple(t) for t in self.tiles) if self.tiles is not None else None,
+            blanks=self.blanks,
+            on_double=self.on_double,
         )
 
     @value.setter
@@ -209,6 +221,8 @@ class Entry(models.Model):
         self.pips = value.pips
         self.doubles = value.doubles
         self.double_blank = value.double_blank
+        self.blanks = value.blanks
+        self.on_double = value.on_double
         self.tiles = [list(t) for t in value.tiles] if value.tiles is not None else None
 
 

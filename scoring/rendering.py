@@ -116,7 +116,7 @@ def _together(sheet: Sheet, seats: Iterable[int]) -> str:
 
 
 def settings_rows(sheet: Sheet) -> list[dict]:
-    """The six house rules with their options and current values, in the seed's order."""
+    """The house rules with their options and current values (HOUSE_RULES' order)."""
     return [
         {
             "setting": setting,

@@ -25,15 +25,19 @@ from . import live
 from .entries import BLANK, OUT, EntryValue, Refused, check_plausible
 from .models import NAME_LENGTH, Change, Entry, Match, Player, Round, Seat
 
-# The six house rules of the score-keeper page: the settings a sheet can change mid-match.
+# The house rules of the score-keeper page: the settings a sheet can change mid-match.
 # The set itself is the box on the table, chosen once when the match is created.
 HOUSE_RULES = (
     "rounds",
+    "round_engines",
     "double_blank_value",
+    "blank_value",
     "double_penalty",
     "doubles_must_be_covered",
     "out_score",
+    "out_on_double",
     "draw_before_passing",
+    "tie_break",
 )
 
 APPLIED = "applied"
@@ -143,10 +147,12 @@ def record_round(
     hands: Mapping[int, Sequence[Tile] | None],
     *,
     by: str,
+    out_on_double: bool = False,
 ) -> Sheet:
     """Record a whole round from an online table: every seat's tiles left in hand, or
-    ``None`` for the player who went out. Known tiles let every house rule apply. Returns
-    the match's sheet with the round in it, which the table shows next."""
+    ``None`` for the player who went out (on a double if ``out_on_double``). Known tiles let
+    every house rule apply. Returns the match's sheet with the round in it, which the table
+    shows next."""
     with transaction.atomic():
         match = _locked(match)
         rules = match.get_rules()
@@ -158,7 +164,7 @@ def record_round(
         for position, tiles in hands.items():
             if tiles is not None and not tiles:
                 raise Refused("A player with no tiles left went out: record None for them.")
-            value = EntryValue(OUT) if tiles is None else EntryValue.held(tiles)
+            value = EntryValue.out(out_on_double) if tiles is None else EntryValue.held(tiles)
             check_plausible(value, rules, number)
             values[seats[position]] = value
         round_, _ = Round.objects.get_or_create(match=match, number=number)
@@ -400,6 +406,10 @@ class Sheet:
         return sum(1 for row in self.rows if row.counted and row.complete)
 
 
+def _tie_break(rules: Rules, rounds_out: list[int]) -> list[int] | None:
+    return rounds_out if rules.tie_break == "rounds_out" else None
+
+
 def compute_sheet(match: Match) -> Sheet:
     """Every cell, running total, leader and winner, derived from what was entered."""
     return sheet_from(
@@ -416,15 +426,21 @@ def sheet_from(match: Match, seats: Iterable[Seat], entries: Iterable[Entry]) ->
     rules = match.get_rules()
     seats = tuple(seats)
     entries = {(e.round.number, e.seat.position): e for e in entries}
+    rounds_out = [0] * len(seats)  # counted rounds each seat went out in: a tie-break
     last = max([rules.round_count] + [n for (n, _), e in entries.items() if e.kind != BLANK])
     rows, scored = [], []
     for number in range(1, last + 1):
         counted = number <= rules.round_count
         found = [entries.get((number, seat.position)) for seat in seats]
         values = [e.value if e else EntryValue() for e in found]
-        scores = [score(v.hand(), rules) if counted and not v.is_blank else None for v in values]
+        scores = [
+            score(v.hand(), rules, on_double=v.on_double) if counted and not v.is_blank else None
+            for v in values
+        ]
         if counted:
             scored.append([s or 0 for s in scores])
+            for seat, value in zip(seats, values, strict=True):
+                rounds_out[seat.position] += value.kind == OUT
         running = totals(scored, len(seats))
         cells = tuple(
             Cell(
@@ -449,7 +465,7 @@ def sheet_from(match: Match, seats: Iterable[Seat], entries: Iterable[Entry]) ->
         seats=seats,
         rows=tuple(rows),
         totals=match_totals,
-        leaders=tuple(winners(match_totals)) if anything else (),
+        leaders=tuple(winners(match_totals, _tie_break(rules, rounds_out))) if anything else (),
         finished=finished,
     )
 

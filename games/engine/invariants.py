@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .moves import legal_actions
+from .scoring import HandCount, score
 from .state import Game
 from .tiles import full_set
 
@@ -51,6 +52,26 @@ def violations(game: Game) -> list[str]:
         others = [s for s in range(game.players) if s != rnd.turn and legal_actions(game, s)]
         if others:
             found.append(f"seats {others} have legal actions out of turn")
-    elif game.scores[-1] != rnd.result.scores:
+    else:
+        found.extend(_result_violations(game))
+    return found
+
+
+def _result_violations(game: Game) -> list[str]:
+    """A finished round's scores are the scoring function's, and the match keeps them."""
+    rnd = game.round
+    result = rnd.result
+    found = []
+    if game.scores[-1] != result.scores or game.outs[-1] != result.out_seat:
         found.append("the match's scores miss the finished round")
+    last = rnd.log[-1].tile if result.out_seat is not None and rnd.log else None
+    if result.on_double != (last is not None and last[0] == last[1]):
+        found.append("the round's out_on_double flag disagrees with the last tile laid")
+    expected = tuple(
+        score(None if seat == result.out_seat else HandCount.of(hand), game.rules,
+              on_double=result.on_double)
+        for seat, hand in enumerate(result.hands)
+    )  # fmt: skip
+    if result.scores != expected:
+        found.append(f"round scores {result.scores} are not the scoring function's {expected}")
     return found

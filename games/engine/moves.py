@@ -167,7 +167,7 @@ def apply(game: Game, action: Action) -> Game:
     new_round = handler(game.rules, rnd, action)
     if new_round.result is None:
         return game._replace(round=new_round)
-    return game._replace(round=new_round, scores=game.scores + (new_round.result.scores,))
+    return game.finished(new_round)
 
 
 def _place_engine(rules: Rules, rnd: Round, action: Action) -> Round:
@@ -248,7 +248,7 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         log=rnd.log + (Event(seat, PLAY, tile, train_index, end),),
     )
     if not hand:
-        return _finish(rules, played, out_seat=seat)
+        return _finish(rules, played, out_seat=seat, on_double=double)
     line = (
         own
         and rules.first_turn == "line"
@@ -410,9 +410,9 @@ def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
     return found
 
 
-def _finish(rules: Rules, rnd: Round, out_seat: int | None) -> Round:
+def _finish(rules: Rules, rnd: Round, out_seat: int | None, on_double: bool = False) -> Round:
     scores = tuple(
-        score(None if seat == out_seat else HandCount.of(hand), rules)
+        score(None if seat == out_seat else HandCount.of(hand), rules, on_double=on_double)
         for seat, hand in enumerate(rnd.hands)
     )
     result = RoundResult(
@@ -420,6 +420,7 @@ def _finish(rules: Rules, rnd: Round, out_seat: int | None) -> Round:
         out_seat=out_seat,
         hands=rnd.hands,
         scores=scores,
+        on_double=on_double,
     )
     return rnd._replace(result=result, turn_state=NEW_TURN)
 

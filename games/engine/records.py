@@ -16,7 +16,6 @@ from .actions import DRAW, Action
 from .errors import IllegalAction
 from .moves import apply
 from .rules import Rules, RulesError
-from .scoring import winners
 from .setup import next_round
 from .state import Deal, Game, Round
 from .tiles import Tile
@@ -87,7 +86,7 @@ def round_end_record(rnd: Round) -> dict[str, Any]:
 
 def match_end_record(game: Game) -> dict[str, Any]:
     totals = game.totals()
-    return {"type": "match_end", "totals": totals, "winners": winners(totals)}
+    return {"type": "match_end", "totals": totals, "winners": game.winners()}
 
 
 def step(game: Game, action: Action) -> tuple[Game, list[dict[str, Any]]]:

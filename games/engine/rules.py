@@ -22,6 +22,9 @@ DOUBLE_SCOPES = ("table", "own_train")
 VARIANTS = ("standard", "chicken_foot", "cuban")
 DOUBLE_BLANK_VALUES = (0, 50)
 OUT_SCORES = (0, -10)
+ROUND_ENGINES = ("to_blank", "from_highest")
+BLANK_VALUES = (0, 25)
+TIE_BREAKS = ("share", "rounds_out")
 
 # Hand sizes for a double-12 set and a double-9 set, by the largest table each row covers.
 _HANDS_DOUBLE_12 = ((4, 15), (6, 12), (8, 10), (10, 8))
@@ -56,6 +59,10 @@ class Rules:
     double_blank_value: int = 0
     double_penalty: int = 0
     out_score: int = 0
+    round_engines: str = "to_blank"
+    blank_value: int = 0
+    out_on_double: int = 0
+    tie_break: str = "share"
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -98,6 +105,13 @@ class Rules:
             raise RulesError(
                 "double_penalty", f"0 to 100 in steps of 5, not {self.double_penalty}."
             )
+        _check_choice("round_engines", self.round_engines, ROUND_ENGINES)
+        _check_choice("blank_value", self.blank_value, BLANK_VALUES)
+        if not (-50 <= self.out_on_double <= 100 and self.out_on_double % 5 == 0):
+            raise RulesError(
+                "out_on_double", f"-50 to 100 in steps of 5, not {self.out_on_double}."
+            )
+        _check_choice("tie_break", self.tie_break, TIE_BREAKS)
         if self.double_scope == "own_train" and not self.covers_owed:
             raise RulesError(
                 "double_scope",
@@ -118,10 +132,20 @@ class Rules:
         return self.doubles_must_be_covered and self.variant != "cuban"
 
     def round_double(self, number: int) -> int:
-        """The double that starts round ``number`` (1-based): the last round is the blank."""
+        """The double that starts round ``number`` (1-based): counted down so that the last
+        round is the double-blank, or (``round_engines: from_highest``) from the highest
+        double down, however many rounds are played. With one round a double both agree."""
         if not 1 <= number <= self.round_count:
             raise RulesError("rounds", f"there is no round {number} of {self.round_count}.")
+        if self.round_engines == "from_highest":
+            return self.highest_double + 1 - number
         return self.round_count - number
+
+    @property
+    def double_blank_points(self) -> int:
+        """What the double-blank adds to a hand: its house value, or its two blank halves
+        at ``blank_value`` if that is more (it is never counted both ways)."""
+        return max(self.double_blank_value, 2 * self.blank_value)
 
     def hand_size_for(self, players: int) -> int:
         """Tiles dealt to each of ``players``; refuses a table that does not fit the set."""
@@ -200,6 +224,10 @@ _TYPES: dict[str, type] = {
     "double_blank_value": int,
     "double_penalty": int,
     "out_score": int,
+    "round_engines": str,
+    "blank_value": int,
+    "out_on_double": int,
+    "tie_break": str,
 }
 
 
@@ -283,6 +311,10 @@ LABELS: dict[str, str] = {
     "double_blank_value": "Double-blank is worth",
     "double_penalty": "Penalty per unplayed double",
     "out_score": "The player who goes out scores",
+    "round_engines": "Rounds start from",
+    "blank_value": "A blank half is worth",
+    "out_on_double": "Going out on a double adds",
+    "tie_break": "A tie for the lowest total",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
@@ -293,6 +325,11 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "chicken_foot": "Chicken Foot",
         "cuban": "Cuban Train",
     },
+    "round_engines": {
+        "to_blank": "the double that ends on the double-blank",
+        "from_highest": "the highest double, counting down",
+    },
+    "tie_break": {"share": "is shared", "rounds_out": "goes to whoever went out more often"},
 }
 
 

@@ -15,12 +15,14 @@ from .tiles import Tile
 
 @dataclass(frozen=True)
 class HandCount:
-    """What a hand holds for scoring: its pips, how many doubles, and whether the
-    double-blank is one of them. A score sheet entry typed by hand stores exactly this."""
+    """What a hand holds for scoring: its pips, how many doubles, whether the double-blank
+    is one of them, and the blank halves on its other tiles (they score only under
+    ``blank_value``). A score sheet entry typed by hand stores exactly this."""
 
     pips: int
     doubles: int = 0
     double_blank: bool = False
+    blanks: int = 0
 
     def __post_init__(self) -> None:
         if self.pips < 0:
@@ -29,6 +31,8 @@ class HandCount:
             raise ValueError("The number of doubles cannot be negative.")
         if self.double_blank and self.doubles < 1:
             raise ValueError("A hand holding the double-blank holds at least one double.")
+        if self.blanks < 0:
+            raise ValueError("The number of blank halves cannot be negative.")
 
     @classmethod
     def of(cls, tiles: Iterable[Tile]) -> HandCount:
@@ -38,17 +42,20 @@ class HandCount:
             pips=sum(a + b for a, b in tiles),
             doubles=len(doubles),
             double_blank=(0, 0) in doubles,
+            blanks=sum(t.count(0) for t in tiles if t != (0, 0)),
         )
 
 
-def score(hand: HandCount | None, rules: Rules) -> int:
-    """Points for one player in one round; ``None`` means the player went out.
+def score(hand: HandCount | None, rules: Rules, *, on_double: bool = False) -> int:
+    """Points for one player in one round; ``None`` means the player went out, on a double
+    (the last tile laid) if ``on_double``.
 
     A stalled round needs no flag: nobody went out, so everybody scores their hand."""
     if hand is None:
-        return rules.out_score
-    blank = rules.double_blank_value if hand.double_blank else 0
-    return hand.pips + blank + rules.double_penalty * hand.doubles
+        return rules.out_score + (rules.out_on_double if on_double else 0)
+    blank = rules.double_blank_points if hand.double_blank else 0
+    blanks = rules.blank_value * hand.blanks
+    return hand.pips + blank + blanks + rules.double_penalty * hand.doubles
 
 
 def totals(rounds: Iterable[Sequence[int]], players: int) -> list[int]:
@@ -60,9 +67,15 @@ def totals(rounds: Iterable[Sequence[int]], players: int) -> list[int]:
     return result
 
 
-def winners(match_totals: Sequence[int]) -> list[int]:
-    """Seats with the lowest total; tied totals share the win."""
+def winners(match_totals: Sequence[int], rounds_out: Sequence[int] | None = None) -> list[int]:
+    """Seats with the lowest total; tied totals share the win, unless ``rounds_out`` (the
+    rounds each seat went out in: ``tie_break: rounds_out``) breaks the tie, more being
+    better. A tie that remains is shared."""
     if not match_totals:
         return []
     best = min(match_totals)
-    return [seat for seat, total in enumerate(match_totals) if total == best]
+    tied = [seat for seat, total in enumerate(match_totals) if total == best]
+    if rounds_out is None:
+        return tied
+    most = max(rounds_out[seat] for seat in tied)
+    return [seat for seat in tied if rounds_out[seat] == most]

@@ -53,8 +53,7 @@ def next_round(game: Game, dealt: Deal | None = None) -> Game:
     dealt = dealt if dealt is not None else deal(game, number)
     check_deal(game, dealt, number)
     rnd = start_round(game.rules, dealt)
-    scores = game.scores if rnd.result is None else game.scores + (rnd.result.scores,)
-    return game._replace(scores=scores, round=rnd)
+    return game._replace(round=rnd) if rnd.result is None else game.finished(rnd)
 
 
 def check_deal(game: Game, dealt: Deal, number: int) -> None:

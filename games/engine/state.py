@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .rules import Rules
+from .scoring import winners
 from .tiles import Tile
 
 
@@ -83,6 +84,7 @@ class RoundResult(NamedTuple):
     out_seat: int | None
     hands: tuple[tuple[Tile, ...], ...]  # what each seat held at the end
     scores: tuple[int, ...]
+    on_double: bool = False  # the tile that took ``out_seat`` out was a double
 
 
 class TurnState(NamedTuple):
@@ -150,6 +152,16 @@ class Game(NamedTuple):
     first_seat: int = 0
     scores: tuple[tuple[int, ...], ...] = ()
     round: Round | None = None
+    outs: tuple[int | None, ...] = ()  # who went out of each finished round (None: stalled)
+
+    def finished(self, rnd: Round) -> Game:
+        """The match with ``rnd``, just finished, as its round, and its result kept."""
+        assert rnd.result is not None
+        return self._replace(
+            round=rnd,
+            scores=self.scores + (rnd.result.scores,),
+            outs=self.outs + (rnd.result.out_seat,),
+        )
 
     @property
     def rounds_played(self) -> int:
@@ -161,3 +173,10 @@ class Game(NamedTuple):
 
     def totals(self) -> list[int]:
         return [sum(r[seat] for r in self.scores) for seat in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """The seats with the lowest total, a tie broken as the rules' ``tie_break`` says."""
+        rounds_out = None
+        if self.rules.tie_break == "rounds_out":
+            rounds_out = [self.outs.count(seat) for seat in range(self.players)]
+        return winners(self.totals(), rounds_out)

@@ -233,6 +233,12 @@
     form.pips.value = value.kind === 'count' ? value.pips : ''
     form.doubles.value = value.kind === 'count' ? value.doubles : 0
     form.double_blank.checked = value.kind === 'count' && value.double_blank
+    form.blanks.value = value.kind === 'count' ? value.blanks || 0 : 0
+    onDouble().checked = value.kind === 'out' && !!value.on_double
+    // The house rules that ask more of an entry show their field only while they count.
+    var rules = document.getElementById('settings').dataset
+    editor.querySelector('.blank-halves').hidden = rules.blankValue === '0' && !form.blanks.value
+    editor.querySelector('.on-double').hidden = rules.outOnDouble === '0' && !onDouble().checked
     var held = (value.tiles || []).map(function (t) { return t[0] + '-' + t[1] })
     var engine = cell.dataset.double + '-' + cell.dataset.double
     editor.querySelectorAll('.tile').forEach(function (tile) {
@@ -244,6 +250,10 @@
     refreshEditorCell()
     summarisePicked()
     editor.showModal()
+  }
+
+  function onDouble () {
+    return editor.querySelector('input[name="on_double"]')
   }
 
   function editedCell () {
@@ -355,11 +365,14 @@
       var form = event.target
       var pips = form.pips.value.trim()
       var doubles = form.doubles.value.trim() || '0'
-      if (!/^\d+$/.test(pips) || !/^\d+$/.test(doubles)) {
+      var blanks = form.blanks.value.trim() || '0'
+      if (!/^\d+$/.test(pips) || !/^\d+$/.test(doubles) || !/^\d+$/.test(blanks)) {
         field('error').textContent = 'Type the pips left in hand as a whole number, 0 or more.'
         return
       }
-      save({ kind: 'count', pips: +pips, doubles: +doubles, double_blank: form.double_blank.checked })
+      var count = { kind: 'count', pips: +pips, doubles: +doubles, double_blank: form.double_blank.checked }
+      if (+blanks) count.blanks = +blanks
+      save(count)
     })
 
     editor.addEventListener('click', function (event) {
@@ -373,7 +386,7 @@
       if (!action) return
       var name = action.dataset.action
       if (name === 'close') { stopWaiting(); editor.close() }
-      if (name === 'out') save({ kind: 'out' })
+      if (name === 'out') save(onDouble().checked ? { kind: 'out', on_double: true } : { kind: 'out' })
       if (name === 'clear') save({ kind: 'blank' })
       if (name === 'tiles') {
         if (picked().length === 0) field('picked').textContent = 'Tap the tiles you hold first, or use Went out.'

@@ -307,3 +307,39 @@ def test_a_preset_redraws_the_house_rules_and_a_rule_chosen_stays(asgi_server, p
     match = Match.objects.using(server_db).get(code=page.url.split("/")[-2])
     rules = match.get_rules()
     assert (rules.highest_double, rules.double_blank_value, rules.double_penalty) == (9, 50, 25)
+
+
+def test_blank_halves_and_going_out_on_a_double_recalculate_both_phones(asgi_server, phone):
+    """blank_value 25 and out_on_double 50: the editor asks for what they count only while
+    they are set, and a change of either recalculates the match on every phone."""
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
+    join(ben, link, "Ben")
+    pick_tiles(ana, 1, 0, ["6-0", "5-4"])  # 15 pips, one blank half
+    cell(ben, 1, 1).click()
+    editor = ben.locator("#editor")
+    expect(editor.get_by_label("Went out on a double (the last tile laid)")).to_be_hidden()
+    editor.get_by_role("button", name="Close").click()
+    expect_totals(ben, [15, 0, 0])
+
+    ana.get_by_text("House rules").click()
+    ana.get_by_label("A blank half is worth").select_option("25")
+    ana.get_by_label("Going out on a double adds").select_option("50")
+    expect_totals(ben, [40, 0, 0])  # the 6-0 now counts 31
+    expect(ben.get_by_label("Going out on a double adds")).to_have_value("50")
+
+    cell(ben, 1, 1).click()
+    editor.get_by_label("Went out on a double (the last tile laid)").check()
+    editor.get_by_role("button", name="Went out").click()
+    expect(editor).to_be_hidden()
+    cell(ben, 1, 2).click()
+    editor.get_by_label("Pips left in hand").fill("11")
+    editor.get_by_label("Blank halves on the other tiles").fill("1")
+    editor.get_by_role("button", name="Save count").click()
+    for page in (ana, ben):
+        expect_totals(page, [40, 50, 36])
+
+    ben.get_by_text("House rules").click()
+    ben.get_by_label("A blank half is worth").select_option("0")
+    for page in (ana, ben):
+        expect_totals(page, [15, 50, 11])

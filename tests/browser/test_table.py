@@ -129,3 +129,23 @@ def test_two_people_play_a_short_match_to_its_end(asgi_server, browser, phone, s
     assert [str(t) for t in replay(list(records))[-1].totals()] == totals[0]  # the move log
     assert shot, "no screenshot was taken mid-round"
     laptop.close()
+
+
+def test_a_host_sets_house_rules_from_other_tables_and_everyone_reads_them(asgi_server, phone):
+    ana, ben = phone().new_page(), phone().new_page()
+    ana.goto(f"{asgi_server.url}/t/new/")
+    ana.get_by_label("Your name", exact=True).fill("Ana")
+    ana.get_by_text("More rules").click()
+    ana.get_by_label("A blank half is worth", exact=True).select_option("25")
+    ana.get_by_label("Going out on a double adds", exact=True).select_option("50")
+    ana.get_by_label("A tie for the lowest total", exact=True).select_option("rounds_out")
+    ana.get_by_role("button", name="Open the table").click()
+    expect(ana.get_by_role("heading", name="Seats")).to_be_visible()
+    ben.goto(ana.url)  # a guest, not seated: reads the same words
+    for page in (ana, ben):
+        rules = page.locator(".rules-list")
+        expect(rules).to_contain_text("A blank half is worth 25")
+        expect(rules).to_contain_text("Going out on a double adds 50")
+        expect(rules).to_contain_text(
+            "A tie for the lowest total goes to whoever went out more often"
+        )

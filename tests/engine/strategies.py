@@ -34,6 +34,10 @@ def rules(draw, max_rounds: int = 2) -> Rules:
         double_blank_value=draw(st.sampled_from([0, 50])),
         double_penalty=draw(st.sampled_from([0, 5, 50, 100])),
         out_score=draw(st.sampled_from([0, -10])),
+        round_engines=draw(st.sampled_from(["to_blank", "from_highest"])),
+        blank_value=draw(st.sampled_from([0, 25])),
+        out_on_double=draw(st.sampled_from([0, -50, 25, 100])),
+        tie_break=draw(st.sampled_from(["share", "rounds_out"])),
     )
 
 

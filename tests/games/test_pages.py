@@ -92,6 +92,41 @@ def test_the_form_offers_every_setting_of_the_rules():
     assert sorted(COMMON_RULES + MORE_RULES) == sorted(f.name for f in fields(Rules))
 
 
+def test_the_scoring_rules_from_other_tables_are_set_and_shown_in_words(host):
+    table = create(
+        host,
+        round_engines="from_highest",
+        blank_value="25",
+        out_on_double="-50",
+        tie_break="rounds_out",
+    )
+    rules = table.get_rules()
+    assert (rules.round_engines, rules.blank_value, rules.out_on_double, rules.tie_break) == (
+        "from_highest",
+        25,
+        -50,
+        "rounds_out",
+    )
+    page = host.get(f"/t/{table.code}/").text
+    for words in (
+        "Rounds start from the highest double, counting down",
+        "A blank half is worth 25",
+        "Going out on a double adds -50",
+        "A tie for the lowest total goes to whoever went out more often",
+    ):
+        assert words in page
+
+
+def test_a_form_drawn_before_the_new_settings_gets_their_defaults(host):
+    rules = create(host).get_rules()  # RULES posts none of them
+    assert (rules.round_engines, rules.blank_value, rules.out_on_double, rules.tie_break) == (
+        "to_blank",
+        0,
+        0,
+        "share",
+    )
+
+
 def test_a_preset_fills_the_rules_fields():
     page = Client().get("/t/new/rules/", {"preset": "family"})
     assert re.search(r'name="double_plays_again"[^>]*checked', page.text)

@@ -80,6 +80,10 @@ def ruled_match(db) -> Match:
         ("rounds", 1, 13, (16, 0, 7)),
         ("doubles_must_be_covered", False, True, (26, 20, 7)),
         ("draw_before_passing", False, True, (26, 20, 7)),
+        ("blank_value", 25, 0, (76, 20, 7)),  # the 0-0's two blank halves: 50
+        ("out_on_double", 50, 0, (26, 20, 7)),  # nobody went out on a double
+        ("round_engines", "from_highest", "to_blank", (26, 20, 7)),
+        ("tie_break", "rounds_out", "share", (26, 20, 7)),
     ],
 )
 def test_each_house_rule_recomputes_the_totals_and_is_recorded(
@@ -345,3 +349,57 @@ def test_ties_after_the_last_round_share_the_win(db):
     sheet = services.compute_sheet(match)
     assert (sheet.finished, sheet.winners) == (True, (0, 1))
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+
+
+# -- the scoring house rules from other tables -------------------------------------------
+
+
+def test_blank_halves_typed_with_a_count_score_under_blank_value(seed_match):
+    services.record_entry(
+        seed_match, 1, 0, EntryValue.count(11, blanks=2), base_version=0, client_id=None, by="Ana"
+    )
+    enter(seed_match, 1, 1, [(6, 0), (5, 4)])
+    assert row_scores(seed_match, 1)[:2] == [11, 15]
+    services.change_setting(seed_match, "blank_value", 25, was=0, by="Ana")
+    assert row_scores(seed_match, 1)[:2] == [61, 40]  # the 6-0 picked counts 31
+    assert str(Entry.objects.get(round__number=1, seat__position=0).value) == (
+        "11 pips (2 blank halves)"
+    )
+
+
+def test_going_out_on_a_double_adds_out_on_double_when_it_is_set(seed_match):
+    services.record_entry(
+        seed_match, 1, 0, EntryValue.out(on_double=True), base_version=0, client_id=None, by="Ana"
+    )
+    enter(seed_match, 1, 1, 9)
+    assert row_scores(seed_match, 1)[:2] == [0, 9]
+    services.change_setting(seed_match, "out_on_double", -50, was=0, by="Ana")
+    assert row_scores(seed_match, 1)[:2] == [-50, 9]
+    change = Change.objects.filter(kind=Change.Kind.ENTRY).first()
+    assert change.new == {"kind": OUT, "on_double": True}
+    assert change.describe().endswith("blank → went out on a double")
+
+
+def test_a_table_records_who_went_out_on_a_double(db):
+    rules = Rules(out_on_double=25)
+    match = services.create_match(["Ann", "Bo"], rules, kind=Match.Kind.ONLINE)
+    services.record_round(match, 1, {0: None, 1: [(5, 6)]}, by="table", out_on_double=True)
+    assert row_scores(match, 1) == [25, 11]
+
+
+def test_rounds_out_breaks_a_tie_on_the_sheet(db):
+    """Ann and Bo tie on 3; Ann went out in round 1, Bo counted 0 in round 2 (not out)."""
+    match = services.create_match(["Ann", "Bo", "Cy"], Rules(rounds=2), by="Ann")
+    for number, row in ((1, [None, 3, 9]), (2, [3, 0, None])):
+        for seat, entered in enumerate(row):
+            enter(match, number, seat, entered)
+    sheet = services.compute_sheet(match)
+    assert (sheet.totals, sheet.winners) == ((3, 3, 9), (0, 1))
+    services.change_setting(match, "tie_break", "rounds_out", was="share", by="Ann")
+    assert services.compute_sheet(match).winners == (0,)
+
+
+def test_old_history_reads_the_same_without_the_new_fields():
+    assert EntryValue.from_json({"kind": OUT}) == EntryValue.out()
+    count = {"kind": "count", "pips": 3, "doubles": 0, "double_blank": False}
+    assert EntryValue.from_json(count).to_json() == count

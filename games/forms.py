@@ -30,6 +30,7 @@ from games.engine.rules import (
     MAX_PUBLIC_TRAINS,
     MIN_PLAYERS,
     OUT_SCORES,
+    OWN_TRAIN_FIRST,
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
     PRESETS,
@@ -67,10 +68,23 @@ MORE_RULES = (
     "blank_value",
     "out_on_double",
     "tie_break",
+    "own_train_first",
+    "draw_on_first_turn",
+    "optional_draw",
+    "extra_play_optional",
+    "dead_doubles_free",
+    "engine_replacement",
 )
 # Settings added after pages were drawn: a page drawn before them posts none, and the
-# table gets their defaults rather than a refusal.
-OPTIONAL_RULES = ("round_engines", "blank_value", "out_on_double", "tie_break")
+# table gets their defaults rather than a refusal (or, for a box, a silent "off").
+OPTIONAL_RULES = (
+    "round_engines",
+    "blank_value",
+    "out_on_double",
+    "tie_break",
+    "own_train_first",
+    "draw_on_first_turn",
+)
 
 
 def _choices(setting: str, values: tuple[Any, ...]) -> list[tuple[str, str]]:
@@ -177,6 +191,36 @@ class TableForm(forms.Form):
     tie_break = forms.ChoiceField(
         label=LABELS["tie_break"], choices=_choices("tie_break", TIE_BREAKS), required=False
     )
+    own_train_first = forms.ChoiceField(
+        label=LABELS["own_train_first"],
+        choices=_choices("own_train_first", OWN_TRAIN_FIRST),
+        required=False,
+        help_text="A cover owed elsewhere may always be laid.",
+    )
+    # A choice, not a box: on by default, and a page drawn before it must not turn it off.
+    draw_on_first_turn = forms.TypedChoiceField(
+        label=LABELS["draw_on_first_turn"],
+        choices=[("on", "Allowed"), ("off", "Not allowed: who cannot play passes")],
+        coerce=lambda value: value == "on",
+        required=False,
+        empty_value=None,
+    )
+    optional_draw = forms.BooleanField(
+        label=LABELS["optional_draw"],
+        required=False,
+        help_text="At the start of a turn, while the boneyard lasts (with draw before passing).",
+    )
+    extra_play_optional = forms.BooleanField(
+        label=LABELS["extra_play_optional"],
+        required=False,
+        help_text="With a double earning another play: end the turn instead, no draw.",
+    )
+    dead_doubles_free = forms.BooleanField(label=LABELS["dead_doubles_free"], required=False)
+    engine_replacement = forms.BooleanField(
+        label=LABELS["engine_replacement"],
+        required=False,
+        help_text="With whoever holds the double starting: from a dealt hand only.",
+    )
 
     @staticmethod
     def initial_for(preset_name: str, host_name: str = "") -> dict[str, Any]:
@@ -185,6 +229,7 @@ class TableForm(forms.Form):
         initial: dict[str, Any] = {
             setting: "" if value is None else value for setting, value in rules.to_dict().items()
         }
+        initial["draw_on_first_turn"] = "on" if rules.draw_on_first_turn else "off"
         return {**initial, "preset": preset_name, "host_name": host_name, "seat_count": 4}
 
     def common_fields(self) -> list[forms.BoundField]:

@@ -38,11 +38,15 @@ from games.engine import (
 )
 from games.engine.invariants import violations as invariant_violations
 from games.engine.rules import (
+    BLANK_VALUES,
     DOUBLE_BLANK_VALUES,
     DOUBLE_SCOPES,
     FIRST_TURNS,
     MAX_PUBLIC_TRAINS,
     OUT_SCORES,
+    OWN_TRAIN_FIRST,
+    ROUND_ENGINES,
+    TIE_BREAKS,
     VARIANTS,
 )
 from games.engine.tiles import SUPPORTED_SETS, set_size
@@ -168,6 +172,16 @@ def random_rules(rng: random.Random, players: int, fixed: dict[str, Any] | None 
             "double_blank_value": rng.choice(DOUBLE_BLANK_VALUES),
             "double_penalty": rng.choice([0, 0, 5 * rng.randint(0, 20)]),
             "out_score": rng.choice(OUT_SCORES),
+            "round_engines": rng.choice(ROUND_ENGINES),
+            "blank_value": rng.choice(BLANK_VALUES),
+            "out_on_double": rng.choice([0, 0, 5 * rng.randint(-10, 20)]),
+            "tie_break": rng.choice(TIE_BREAKS),
+            "own_train_first": rng.choice(OWN_TRAIN_FIRST),
+            "draw_on_first_turn": rng.random() < 0.7,
+            "optional_draw": rng.random() < 0.3,
+            "extra_play_optional": rng.random() < 0.3,
+            "dead_doubles_free": rng.random() < 0.3,
+            "engine_replacement": rng.random() < 0.3,
         }
         settings.update(fixed or {})
         try:

@@ -65,11 +65,15 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
                     (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
                 ]
     line_only = ts.line_open and not ts.extra_owed
+    own_only = _held_to_own_train(rules, rnd, seat)
     found: list[Target] = []
     for i, train in enumerate(trains):
         if (i != seat) if line_only else not _may_use(rules, train, seat):
             continue
         branches = train.branches
+        if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
+            found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
+            continue
         if len(branches) == 1:  # owed or not, a lone end is the one place to play
             found.append((i, 0, branches[0].open))
             continue
@@ -77,6 +81,16 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
         closed = rules.covers_owed and any(b.owed for b in branches)
         found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
     return found
+
+
+def _held_to_own_train(rules: Rules, rnd: Round, seat: int) -> bool:
+    """Whether ``own_train_first`` keeps ``seat``'s tiles on its own train now: in its first
+    turn (``first_turn``), or while its train holds no tile at all (``until_started``)."""
+    if rules.own_train_first == "first_turn":
+        return rnd.is_first_turn(seat)
+    if rules.own_train_first == "until_started":
+        return not any(b.tiles for b in rnd.trains[seat].branches)
+    return False
 
 
 def _may_use(rules: Rules, train: Train, seat: int) -> bool:
@@ -134,15 +148,33 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
     targets = _targets(rules, rnd, seat)
     tiles = (ts.drawn,) if ts.drawn is not None else hand
     actions = _plays(seat, targets, tiles)
-    if _line_in_progress(rnd):
+    if _line_in_progress(rnd) or _extra_play_skippable(rules, rnd):
         actions.append(Action(END_TURN, seat))
     elif not actions:
         actions.append(Action(DRAW if _may_draw(rules, rnd) else PASS, seat))
+    elif _may_draw_instead(rules, rnd):
+        actions.append(Action(DRAW, seat))
     return actions
 
 
 def _may_draw(rules: Rules, rnd: Round) -> bool:
-    return rules.draw_before_passing and bool(rnd.boneyard) and rnd.turn_state.drawn is None
+    return (
+        rules.draw_before_passing
+        and bool(rnd.boneyard)
+        and rnd.turn_state.drawn is None
+        and (rules.draw_on_first_turn or not rnd.is_first_turn(rnd.turn))
+    )
+
+
+def _may_draw_instead(rules: Rules, rnd: Round) -> bool:
+    """``optional_draw``: at the start of a turn a player who could play may draw instead
+    (never in the middle of a line or for a double's extra play)."""
+    return rules.optional_draw and rnd.turn_state == NEW_TURN and _may_draw(rules, rnd)
+
+
+def _extra_play_skippable(rules: Rules, rnd: Round) -> bool:
+    """``extra_play_optional``: after a double the player may end the turn instead."""
+    return rules.extra_play_optional and rnd.turn_state.extra_owed
 
 
 # -- applying an action -------------------------------------------------------------------
@@ -181,11 +213,18 @@ def _place_engine(rules: Rules, rnd: Round, action: Action) -> Round:
             f"You do not hold the engine {name(engine)}: draw from the boneyard to find it "
             "(whoever holds the double starts)."
         )
+    hand, boneyard = _without(hand, engine), rnd.boneyard
+    log = rnd.log + (Event(seat, PLACE_ENGINE, engine),)
+    hunted = any(e.kind == DRAW for e in rnd.log)  # found in the hunt: drawn, not dealt
+    if rules.engine_replacement and not hunted and boneyard:
+        hand, boneyard = hand + boneyard[:1], boneyard[1:]
+        log += (Event(seat, DRAW),)
     placed = rnd._replace(
-        hands=_replace_at(rnd.hands, seat, _without(hand, engine)),
+        hands=_replace_at(rnd.hands, seat, hand),
+        boneyard=boneyard,
         engine_placed=True,
         turn=(seat + 1) % rnd.players,
-        log=rnd.log + (Event(seat, PLACE_ENGINE, engine),),
+        log=log,
     )
     return settle(rules, placed)
 
@@ -277,9 +316,13 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
         )
     if _line_in_progress(rnd):
         raise IllegalAction("Your first-turn line is under way: lay another tile or end your turn.")
+    if _extra_play_skippable(rules, rnd):
+        raise IllegalAction(
+            "The extra play after a double is never drawn for here: play it or end your turn."
+        )
     targets = _targets(rules, rnd, seat)
     hand = rnd.hands[seat]
-    if _playable(targets, hand):
+    if _playable(targets, hand) and not _may_draw_instead(rules, rnd):
         raise IllegalAction(
             "You have a legal play, so you may not draw: a player who can play must play."
         )
@@ -287,8 +330,12 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction("Draw before passing is off at this table: pass instead.")
     if not rnd.boneyard:
         raise IllegalAction("The boneyard is empty: pass instead.")
+    if not _may_draw(rules, rnd):
+        raise IllegalAction("Nobody draws in their first turn at this table: pass instead.")
     drawn = rnd.boneyard[0]
-    event = Event(seat, DRAW, None, None, None, _numbers(targets))
+    # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
+    lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
+    event = Event(seat, DRAW, None, None, None, lacked)
     after_draw = rnd._replace(
         hands=_replace_at(rnd.hands, seat, hand + (drawn,)),
         boneyard=rnd.boneyard[1:],
@@ -320,6 +367,8 @@ def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction("Nobody may pass before the engine is in the hub: draw to find it.")
     if _line_in_progress(rnd):
         raise IllegalAction("Your first-turn line is under way: lay another tile or end your turn.")
+    if _extra_play_skippable(rules, rnd):
+        raise IllegalAction("End your turn instead: skipping the extra play marks nothing.")
     targets = _targets(rules, rnd, seat)
     tiles = (rnd.turn_state.drawn,) if rnd.turn_state.drawn is not None else rnd.hands[seat]
     if _playable(targets, tiles):
@@ -336,8 +385,10 @@ def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
 
 def _end_turn(rules: Rules, rnd: Round, action: Action) -> Round:
     ts = rnd.turn_state
-    if ts.extra_owed:
+    if ts.extra_owed and not rules.extra_play_optional:
         raise IllegalAction("You laid a double and must play again (a double earns another play).")
+    if ts.extra_owed:  # the extra play skipped: the turn ends, nothing is marked
+        return _next_turn(rules, rnd, action.seat)
     if not ts.line_open:
         raise IllegalAction(
             "Only a first-turn line can be ended at will: otherwise play a tile, draw or pass."
@@ -382,14 +433,43 @@ def settle(rules: Rules, rnd: Round) -> Round:
 
     Only checked when no more tiles can come from the boneyard: until then somebody can
     always draw, and any pass round the table would only put markers on (docs/rules.md)."""
+    if rules.dead_doubles_free and rules.covers_owed:
+        rnd = _free_dead_doubles(rnd)
     if not rnd.engine_placed or (rules.draw_before_passing and rnd.boneyard):
         return rnd
-    numbers = {number for _, _, number in _open_to_anyone(rules, rnd)}
-    for hand in rnd.hands:
+    targets = _open_to_anyone(rules, rnd)
+    numbers = {number for _, _, number in targets}
+    for seat, hand in enumerate(rnd.hands):
+        usable = numbers
+        if rules.own_train_first == "until_started" and _held_to_own_train(rules, rnd, seat):
+            usable = {n for i, j, n in targets if i == seat or rnd.trains[i].branches[j].owed}
         for a, b in hand:
-            if a in numbers or b in numbers:
+            if a in usable or b in usable:
                 return rnd
     return _finish(rules, rnd, out_seat=None)
+
+
+def _free_dead_doubles(rnd: Round) -> Round:
+    """``dead_doubles_free``: a double (or a Chicken Foot branch) owed a cover that no
+    unplayed tile, in a hand or the boneyard, could give is treated as covered."""
+    owed = {b.open for train in rnd.trains for b in train.branches if b.owed}
+    if not owed:
+        return rnd
+    unplayed = {n for hand in (*rnd.hands, rnd.boneyard) for t in hand for n in t}
+    dead = owed - unplayed
+    if not dead:
+        return rnd
+    trains = tuple(
+        train._replace(
+            branches=tuple(
+                b._replace(owed=False) if b.owed and b.open in dead else b for b in train.branches
+            )
+        )
+        if any(b.owed and b.open in dead for b in train.branches)
+        else train
+        for train in rnd.trains
+    )
+    return rnd._replace(trains=trains)
 
 
 def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
@@ -448,6 +528,13 @@ def _why_closed(rules: Rules, rnd: Round, seat: int, train_index: int, end: int)
         and trains[ts.double_train].owes_cover
     ):
         return "Your extra play must cover the double you just laid."
+    if _held_to_own_train(rules, rnd, seat) and train_index != seat:
+        when = (
+            "in your first turn"
+            if rules.own_train_first == "first_turn"
+            else "until your own train has a tile"
+        )
+        return f"Your tiles go on your own train {when} at this table (own train first)."
     if ts.line_open and not ts.extra_owed and train_index != seat:
         return (
             "Your first-turn line goes on your own train only: "

@@ -25,6 +25,7 @@ OUT_SCORES = (0, -10)
 ROUND_ENGINES = ("to_blank", "from_highest")
 BLANK_VALUES = (0, 25)
 TIE_BREAKS = ("share", "rounds_out")
+OWN_TRAIN_FIRST = ("off", "first_turn", "until_started")
 
 # Hand sizes for a double-12 set and a double-9 set, by the largest table each row covers.
 _HANDS_DOUBLE_12 = ((4, 15), (6, 12), (8, 10), (10, 8))
@@ -63,6 +64,12 @@ class Rules:
     blank_value: int = 0
     out_on_double: int = 0
     tie_break: str = "share"
+    own_train_first: str = "off"
+    draw_on_first_turn: bool = True
+    optional_draw: bool = False
+    extra_play_optional: bool = False
+    dead_doubles_free: bool = False
+    engine_replacement: bool = False
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -112,6 +119,10 @@ class Rules:
                 "out_on_double", f"-50 to 100 in steps of 5, not {self.out_on_double}."
             )
         _check_choice("tie_break", self.tie_break, TIE_BREAKS)
+        _check_choice("own_train_first", self.own_train_first, OWN_TRAIN_FIRST)
+        _check_needs(self, "optional_draw", "draw_before_passing", "drawing at all")
+        _check_needs(self, "extra_play_optional", "double_plays_again", "an extra play")
+        _check_needs(self, "engine_replacement", "engine_from_hand", "an engine from a hand")
         if self.double_scope == "own_train" and not self.covers_owed:
             raise RulesError(
                 "double_scope",
@@ -228,6 +239,12 @@ _TYPES: dict[str, type] = {
     "blank_value": int,
     "out_on_double": int,
     "tie_break": str,
+    "own_train_first": str,
+    "draw_on_first_turn": bool,
+    "optional_draw": bool,
+    "extra_play_optional": bool,
+    "dead_doubles_free": bool,
+    "engine_replacement": bool,
 }
 
 
@@ -235,6 +252,14 @@ def _check_choice(setting: str, value: Any, choices: tuple[Any, ...]) -> None:
     if value not in choices:
         options = ", ".join(repr(c) for c in choices)
         raise RulesError(setting, f"{value!r} is not one of {options}.")
+
+
+def _check_needs(rules: Rules, setting: str, needed: str, what: str) -> None:
+    """A setting that changes how another one plays means nothing while that one is off."""
+    if getattr(rules, setting) and not getattr(rules, needed):
+        raise RulesError(
+            setting, f"only means something with {LABELS[needed].lower()} on ({what})."
+        )
 
 
 def _default_hand(highest_double: int, players: int) -> int:
@@ -315,6 +340,12 @@ LABELS: dict[str, str] = {
     "blank_value": "A blank half is worth",
     "out_on_double": "Going out on a double adds",
     "tie_break": "A tie for the lowest total",
+    "own_train_first": "Tiles go on your own train first",
+    "draw_on_first_turn": "Drawing in your first turn",
+    "optional_draw": "You may draw instead of playing",
+    "extra_play_optional": "The extra play after a double may be skipped",
+    "dead_doubles_free": "A double nobody can cover any more counts as covered",
+    "engine_replacement": "Whoever places the engine draws a tile for it",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
@@ -330,12 +361,19 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "from_highest": "the highest double, counting down",
     },
     "tie_break": {"share": "is shared", "rounds_out": "goes to whoever went out more often"},
+    "own_train_first": {
+        "off": "never",
+        "first_turn": "in your first turn",
+        "until_started": "until your train has a tile",
+    },
 }
 
 
 def describe(setting: str, value: Any) -> str:
     """A setting and its value as a sentence fragment: ``Double-blank is worth 50``."""
     label = LABELS[setting]
+    if setting == "draw_on_first_turn":
+        return f"{label}: {'allowed' if value else 'not allowed'}"
     if isinstance(value, bool):
         return f"{label}: {'on' if value else 'off'}"
     if setting == "highest_double":

@@ -18,6 +18,7 @@ def rules(draw, max_rounds: int = 2) -> Rules:
     variant = draw(st.sampled_from(VARIANTS))
     covered = draw(st.booleans())
     owed = covered and variant != "cuban"
+    drawing, again, from_hand = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
     return Rules(
         highest_double=top,
         rounds=draw(st.integers(1, min(max_rounds, top + 1))),
@@ -25,11 +26,11 @@ def rules(draw, max_rounds: int = 2) -> Rules:
         public_trains=draw(st.integers(0, 3)),
         unstarted_trains_open=draw(st.booleans()),
         first_turn=draw(st.sampled_from(["line", "one_tile"])),
-        draw_before_passing=draw(st.booleans()),
+        draw_before_passing=drawing,
         doubles_must_be_covered=covered,
         double_scope=draw(st.sampled_from(["table", "own_train"])) if owed else "table",
-        double_plays_again=draw(st.booleans()),
-        engine_from_hand=draw(st.booleans()),
+        double_plays_again=again,
+        engine_from_hand=from_hand,
         variant=variant,
         double_blank_value=draw(st.sampled_from([0, 50])),
         double_penalty=draw(st.sampled_from([0, 5, 50, 100])),
@@ -38,6 +39,12 @@ def rules(draw, max_rounds: int = 2) -> Rules:
         blank_value=draw(st.sampled_from([0, 25])),
         out_on_double=draw(st.sampled_from([0, -50, 25, 100])),
         tie_break=draw(st.sampled_from(["share", "rounds_out"])),
+        own_train_first=draw(st.sampled_from(["off", "first_turn", "until_started"])),
+        draw_on_first_turn=draw(st.booleans()),
+        optional_draw=drawing and draw(st.booleans()),
+        extra_play_optional=again and draw(st.booleans()),
+        dead_doubles_free=draw(st.booleans()),
+        engine_replacement=from_hand and draw(st.booleans()),
     )
 
 

@@ -125,6 +125,26 @@ def test_a_form_drawn_before_the_new_settings_gets_their_defaults(host):
         0,
         "share",
     )
+    assert (rules.own_train_first, rules.draw_on_first_turn) == ("off", True)
+
+
+def test_the_play_rules_from_other_tables_are_set_and_shown_in_words(host):
+    table = create(
+        host, own_train_first="first_turn", draw_on_first_turn="off", dead_doubles_free="on"
+    )
+    rules = table.get_rules()
+    assert (rules.own_train_first, rules.draw_on_first_turn, rules.dead_doubles_free) == (
+        "first_turn",
+        False,
+        True,
+    )
+    page = host.get(f"/t/{table.code}/").text
+    for words in (
+        "Tiles go on your own train first in your first turn",
+        "Drawing in your first turn: not allowed",
+        "A double nobody can cover any more counts as covered: on",
+    ):
+        assert words in page
 
 
 def test_a_preset_fills_the_rules_fields():
@@ -151,6 +171,10 @@ def test_a_signed_in_users_name_is_the_default_host_name(host):
         ({"hand_size": "9", "seat_count": "4"}, "Tiles in each hand: 4 hands of 9 need 36"),
         ({"host_name": ""}, "This field is required."),
         ({"seat_count": "11"}, "Select a valid choice."),
+        (
+            {"optional_draw": "on", "draw_before_passing": ""},
+            "You may draw instead of playing: only means something with draw before passing on",
+        ),
     ],
 )
 def test_nonsense_rules_are_refused_naming_the_setting_and_nothing_is_made(host, changes, message):

@@ -45,36 +45,82 @@ from games.engine.tiles import SUPPORTED_SETS
 
 from .models import BOT_LEVELS, NAME_LENGTH
 
-# The rules most tables talk about first; the rest fold away under "More rules".
-COMMON_RULES = (
-    "highest_double",
-    "rounds",
-    "variant",
-    "first_turn",
-    "public_trains",
-    "doubles_must_be_covered",
-    "double_blank_value",
+# The rules form in the groups a host thinks in. The first is open; the others fold away.
+RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "The set and the deal",
+        (
+            "highest_double",
+            "variant",
+            "rounds",
+            "round_engines",
+            "hand_size",
+            "public_trains",
+            "engine_from_hand",
+            "engine_replacement",
+        ),
+    ),
+    (
+        "The first turn",
+        ("first_turn", "own_train_first", "draw_on_first_turn", "unstarted_trains_open"),
+    ),
+    (
+        "Doubles",
+        (
+            "doubles_must_be_covered",
+            "double_scope",
+            "double_plays_again",
+            "extra_play_optional",
+            "dead_doubles_free",
+        ),
+    ),
+    ("Drawing", ("draw_before_passing", "optional_draw")),
+    (
+        "Scoring",
+        ("double_blank_value", "blank_value", "double_penalty", "out_score", "out_on_double"),
+    ),
+    ("The end of the match", ("tie_break",)),
 )
-MORE_RULES = (
-    "hand_size",
-    "unstarted_trains_open",
-    "draw_before_passing",
-    "double_scope",
-    "double_plays_again",
-    "engine_from_hand",
-    "double_penalty",
-    "out_score",
-    "round_engines",
-    "blank_value",
-    "out_on_double",
-    "tie_break",
-    "own_train_first",
-    "draw_on_first_turn",
-    "optional_draw",
-    "extra_play_optional",
-    "dead_doubles_free",
-    "engine_replacement",
-)
+RULE_FIELDS = tuple(name for _, names in RULE_GROUPS for name in names)
+
+# One plain sentence under each control: what the setting does at the table.
+SENTENCES: dict[str, str] = {
+    "highest_double": "The biggest double in the box: double-12 is the usual set.",
+    "variant": "Chicken Foot branches every double three ways; Cuban forks it instead.",
+    "rounds": "Leave empty for one round per double, from the highest down to 0-0.",
+    "round_engines": "Matters only when fewer rounds than doubles are played.",
+    "hand_size": "Leave empty for the usual number for the set and the players.",
+    "public_trains": "Trains anybody may play on at any time.",
+    "engine_from_hand": "The round's double is dealt like any tile; its holder starts.",
+    "engine_replacement": "The holder draws one tile for the engine laid (not one hunted).",
+    "first_turn": "A line lays as many matching tiles on your own train as you can.",
+    "own_train_first": "A cover owed elsewhere may always be laid.",
+    "draw_on_first_turn": "Whether a player with nothing to lay in their first turn may draw.",
+    "unstarted_trains_open": "Anyone may play on a train its owner has not started.",
+    "doubles_must_be_covered": "Nothing else is played until a double laid is covered.",
+    "double_scope": "Whether an uncovered double stops the whole table or only its train.",
+    "double_plays_again": "Laying a double earns one more tile, covering it if it is owed.",
+    "extra_play_optional": "End the turn instead of the extra tile: no draw, no marker.",
+    "dead_doubles_free": "Once no unplayed tile could cover a double, it closes nothing.",
+    "draw_before_passing": "Who cannot play draws one tile before passing.",
+    "optional_draw": "At the start of a turn, while the boneyard lasts.",
+    "double_blank_value": "Points the 0-0 costs whoever still holds it.",
+    "blank_value": "When a hand is counted: a 6-0 then counts 31.",
+    "double_penalty": "Points added for each double still in hand.",
+    "out_score": "A bonus for going out, below zero.",
+    "out_on_double": "Added to the score of a player whose last tile was a double.",
+    "tie_break": "Who wins when the lowest totals are equal.",
+}
+
+# A setting that changes how another one plays, shown only while that one is on
+# (static/css/app.css hides it; the engine refuses it set without that one).
+NEEDS = {
+    "double_scope": "doubles_must_be_covered",
+    "extra_play_optional": "double_plays_again",
+    "optional_draw": "draw_before_passing",
+    "engine_replacement": "engine_from_hand",
+}
+
 # Settings added after pages were drawn: a page drawn before them posts none, and the
 # table gets their defaults rather than a refusal (or, for a box, a silent "off").
 OPTIONAL_RULES = (
@@ -122,7 +168,6 @@ class TableForm(forms.Form):
         label=LABELS["rounds"],
         required=False,
         min_value=1,
-        help_text="Leave empty for one round per double, from the highest down to 0-0.",
     )
     variant = forms.ChoiceField(label=LABELS["variant"], choices=_choices("variant", VARIANTS))
     first_turn = forms.ChoiceField(
@@ -145,7 +190,6 @@ class TableForm(forms.Form):
         label=LABELS["hand_size"],
         required=False,
         min_value=1,
-        help_text="Leave empty for the usual number for the set and the players.",
     )
     unstarted_trains_open = forms.BooleanField(
         label=LABELS["unstarted_trains_open"], required=False
@@ -170,7 +214,6 @@ class TableForm(forms.Form):
         label=LABELS["round_engines"],
         choices=_choices("round_engines", ROUND_ENGINES),
         required=False,
-        help_text="Matters only when fewer rounds than doubles are played.",
     )
     blank_value = forms.TypedChoiceField(
         label=LABELS["blank_value"],
@@ -178,7 +221,6 @@ class TableForm(forms.Form):
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="When a hand is counted: a 6-0 then counts 31.",
     )
     out_on_double = forms.TypedChoiceField(
         label=LABELS["out_on_double"],
@@ -186,7 +228,6 @@ class TableForm(forms.Form):
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="Added to the score of a player whose last tile was a double.",
     )
     tie_break = forms.ChoiceField(
         label=LABELS["tie_break"], choices=_choices("tie_break", TIE_BREAKS), required=False
@@ -195,7 +236,6 @@ class TableForm(forms.Form):
         label=LABELS["own_train_first"],
         choices=_choices("own_train_first", OWN_TRAIN_FIRST),
         required=False,
-        help_text="A cover owed elsewhere may always be laid.",
     )
     # A choice, not a box: on by default, and a page drawn before it must not turn it off.
     draw_on_first_turn = forms.TypedChoiceField(
@@ -208,18 +248,15 @@ class TableForm(forms.Form):
     optional_draw = forms.BooleanField(
         label=LABELS["optional_draw"],
         required=False,
-        help_text="At the start of a turn, while the boneyard lasts (with draw before passing).",
     )
     extra_play_optional = forms.BooleanField(
         label=LABELS["extra_play_optional"],
         required=False,
-        help_text="With a double earning another play: end the turn instead, no draw.",
     )
     dead_doubles_free = forms.BooleanField(label=LABELS["dead_doubles_free"], required=False)
     engine_replacement = forms.BooleanField(
         label=LABELS["engine_replacement"],
         required=False,
-        help_text="With whoever holds the double starting: from a dealt hand only.",
     )
 
     @staticmethod
@@ -232,14 +269,20 @@ class TableForm(forms.Form):
         initial["draw_on_first_turn"] = "on" if rules.draw_on_first_turn else "off"
         return {**initial, "preset": preset_name, "host_name": host_name, "seat_count": 4}
 
-    def common_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in COMMON_RULES]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in RULE_FIELDS:
+            self.fields[name].help_text = SENTENCES[name]
+            self.fields[name].needs = NEEDS.get(name, "")
 
-    def more_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in MORE_RULES]
-
-    def more_has_errors(self) -> bool:
-        return any(self[name].errors for name in MORE_RULES)
+    def rule_groups(self) -> list[tuple[str, list[forms.BoundField], bool]]:
+        """Each group's title, its fields, and whether it opens (the first, or one with an
+        error to show)."""
+        return [
+            (title, fields, index == 0 or any(f.errors for f in fields))
+            for index, (title, names) in enumerate(RULE_GROUPS)
+            for fields in [[self[name] for name in names]]
+        ]
 
     def preset_description(self) -> str:
         return PRESET_DESCRIPTIONS.get(str(self["preset"].value()), "")
@@ -252,7 +295,7 @@ class TableForm(forms.Form):
             return data
         settings = {
             name: data[name]
-            for name in (*COMMON_RULES, *MORE_RULES)
+            for name in RULE_FIELDS
             if not (name in OPTIONAL_RULES and data[name] in (None, ""))
         }
         try:

@@ -284,6 +284,13 @@ PRESETS: dict[str, Rules] = {
     "no_public_train": Rules(public_trains=0),
     "chicken_foot": Rules(variant="chicken_foot"),
     "cuban": Rules(variant="cuban"),
+    "home_first": Rules(own_train_first="first_turn", draw_on_first_turn=False),
+    "easy_going": Rules(
+        double_plays_again=True,
+        extra_play_optional=True,
+        optional_draw=True,
+        dead_doubles_free=True,
+    ),
 }
 
 PRESET_NAMES: dict[str, str] = {
@@ -294,6 +301,8 @@ PRESET_NAMES: dict[str, str] = {
     "no_public_train": "No public train",
     "chicken_foot": "Chicken Foot",
     "cuban": "Cuban Train",
+    "home_first": "Start at home",
+    "easy_going": "Easy going",
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
@@ -304,6 +313,11 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "no_public_train": "No Mexican train: every tile goes on your own train or a marked one.",
     "chicken_foot": "Every double is branched three ways before play goes on.",
     "cuban": "Doubles fork their train instead of being covered.",
+    "home_first": "Your first turn stays on your own train, and nobody draws in it.",
+    "easy_going": (
+        "A double earns another play you may skip, you may draw instead of playing, "
+        "and a double nobody can cover any more closes nothing."
+    ),
 }
 
 

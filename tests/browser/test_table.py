@@ -135,10 +135,18 @@ def test_a_host_sets_house_rules_from_other_tables_and_everyone_reads_them(asgi_
     ana, ben = phone().new_page(), phone().new_page()
     ana.goto(f"{asgi_server.url}/t/new/")
     ana.get_by_label("Your name", exact=True).fill("Ana")
-    ana.get_by_text("More rules").click()
+    ana.get_by_text("Scoring", exact=True).click()
     ana.get_by_label("A blank half is worth", exact=True).select_option("25")
     ana.get_by_label("Going out on a double adds", exact=True).select_option("50")
+    ana.get_by_text("The end of the match", exact=True).click()
     ana.get_by_label("A tie for the lowest total", exact=True).select_option("rounds_out")
+    ana.get_by_text("Drawing", exact=True).click()
+    optional = ana.get_by_label("You may draw instead of playing", exact=True)
+    expect(optional).to_be_visible()
+    ana.get_by_label("Draw before passing", exact=True).uncheck()
+    expect(optional).to_be_hidden()  # it means nothing without drawing
+    ana.get_by_label("Draw before passing", exact=True).check()
+    optional.check()
     ana.get_by_role("button", name="Open the table").click()
     expect(ana.get_by_role("heading", name="Seats")).to_be_visible()
     ben.goto(ana.url)  # a guest, not seated: reads the same words
@@ -149,3 +157,4 @@ def test_a_host_sets_house_rules_from_other_tables_and_everyone_reads_them(asgi_
         expect(rules).to_contain_text(
             "A tie for the lowest total goes to whoever went out more often"
         )
+        expect(rules).to_contain_text("You may draw instead of playing: on")

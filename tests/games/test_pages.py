@@ -15,7 +15,7 @@ from django.test import Client
 from games import sessions
 from games.bots import best_line
 from games.engine import Rules
-from games.forms import COMMON_RULES, MORE_RULES
+from games.forms import RULE_FIELDS, SENTENCES
 from games.models import Table, TableSeat
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,9 @@ def lobby(host: Client) -> Table:
 def test_creating_a_table_seats_the_host_and_opens_its_lobby(host):
     page = host.get("/t/new/")
     assert page.status_code == 200
-    assert "More rules" in page.text and 'name="double_penalty"' in page.text
+    for group in ("The set and the deal", "The first turn", "Doubles", "Drawing", "Scoring"):
+        assert f"<summary>{group}</summary>" in page.text
+    assert 'name="double_penalty"' in page.text
     response = host.post("/t/new/", {**RULES, "host_name": "  Ana  ", "seat_count": "3"})
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/t/{table.code}/"
@@ -89,7 +91,7 @@ def test_creating_a_table_seats_the_host_and_opens_its_lobby(host):
 
 
 def test_the_form_offers_every_setting_of_the_rules():
-    assert sorted(COMMON_RULES + MORE_RULES) == sorted(f.name for f in fields(Rules))
+    assert sorted(RULE_FIELDS) == sorted(f.name for f in fields(Rules)) == sorted(SENTENCES)
 
 
 def test_the_scoring_rules_from_other_tables_are_set_and_shown_in_words(host):
@@ -145,6 +147,13 @@ def test_the_play_rules_from_other_tables_are_set_and_shown_in_words(host):
         "A double nobody can cover any more counts as covered: on",
     ):
         assert words in page
+
+
+def test_each_setting_has_its_sentence_and_a_dependent_one_names_what_it_needs():
+    page = Client().get("/t/new/").text
+    assert "Once no unplayed tile could cover a double, it closes nothing." in page
+    assert 'data-needs="draw_before_passing"' in page  # optional_draw, shown only then
+    assert page.count("data-needs=") == 4
 
 
 def test_a_preset_fills_the_rules_fields():

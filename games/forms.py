@@ -24,6 +24,7 @@ from games.engine.rules import (
     BLANK_VALUES,
     DOUBLE_BLANK_VALUES,
     DOUBLE_SCOPES,
+    ENGINE_HUNTS,
     FIRST_TURNS,
     LABELS,
     MAX_PLAYERS,
@@ -57,6 +58,7 @@ RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hand_size",
             "public_trains",
             "engine_from_hand",
+            "engine_hunt",
             "engine_replacement",
         ),
     ),
@@ -93,6 +95,7 @@ SENTENCES: dict[str, str] = {
     "public_trains": "Trains anybody may play on at any time.",
     "engine_from_hand": "The round's double is dealt like any tile; its holder starts.",
     "engine_replacement": "The holder draws one tile for the engine laid (not one hunted).",
+    "engine_hunt": "Drawing in passes keeps everybody's hand the same size.",
     "first_turn": "A line lays as many matching tiles on your own train as you can.",
     "own_train_first": "A cover owed elsewhere may always be laid.",
     "draw_on_first_turn": "Whether a player with nothing to lay in their first turn may draw.",
@@ -119,6 +122,7 @@ NEEDS = {
     "extra_play_optional": "double_plays_again",
     "optional_draw": "draw_before_passing",
     "engine_replacement": "engine_from_hand",
+    "engine_hunt": "engine_from_hand",
 }
 
 # Settings added after pages were drawn: a page drawn before them posts none, and the
@@ -130,6 +134,7 @@ OPTIONAL_RULES = (
     "tie_break",
     "own_train_first",
     "draw_on_first_turn",
+    "engine_hunt",
 )
 
 
@@ -251,6 +256,11 @@ class TableForm(forms.Form):
     )
     extra_play_optional = forms.BooleanField(
         label=LABELS["extra_play_optional"],
+        required=False,
+    )
+    engine_hunt = forms.ChoiceField(
+        label=LABELS["engine_hunt"],
+        choices=_choices("engine_hunt", ENGINE_HUNTS),
         required=False,
     )
     dead_doubles_free = forms.BooleanField(label=LABELS["dead_doubles_free"], required=False)

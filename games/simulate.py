@@ -41,6 +41,7 @@ from games.engine.rules import (
     BLANK_VALUES,
     DOUBLE_BLANK_VALUES,
     DOUBLE_SCOPES,
+    ENGINE_HUNTS,
     FIRST_TURNS,
     MAX_PUBLIC_TRAINS,
     OUT_SCORES,
@@ -182,6 +183,7 @@ def random_rules(rng: random.Random, players: int, fixed: dict[str, Any] | None 
             "extra_play_optional": rng.random() < 0.3,
             "dead_doubles_free": rng.random() < 0.3,
             "engine_replacement": rng.random() < 0.3,
+            "engine_hunt": rng.choice(ENGINE_HUNTS),
         }
         settings.update(fixed or {})
         try:

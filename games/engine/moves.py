@@ -347,17 +347,22 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
 
 
 def _hunt(rules: Rules, rnd: Round, seat: int) -> Round:
-    """Drawing for the engine when nobody was dealt it (Clarification 11)."""
+    """Drawing for the engine when nobody was dealt it (Clarification 11). Seats draw in
+    turn and whoever draws it places it; with ``engine_hunt: together`` the pass of draws
+    round the table is finished first (while the boneyard lasts), so hands stay even."""
     engine = (rnd.engine, rnd.engine)
     if engine in rnd.hands[seat]:
         raise IllegalAction(f"You hold the engine {name(engine)}: place it in the hub.")
-    drawn = rnd.boneyard[0]
-    found = drawn == engine
+    hands = _replace_at(rnd.hands, seat, rnd.hands[seat] + rnd.boneyard[:1])
+    boneyard = rnd.boneyard[1:]
+    turn = (seat + 1) % rnd.players
+    holder = next((s for s, hand in enumerate(hands) if engine in hand), None)
+    if holder is not None:
+        pass_over = turn == rnd.first_seat or not boneyard
+        if rules.engine_hunt == "in_turn" or pass_over:
+            turn = holder
     return rnd._replace(
-        hands=_replace_at(rnd.hands, seat, rnd.hands[seat] + (drawn,)),
-        boneyard=rnd.boneyard[1:],
-        turn=seat if found else (seat + 1) % rnd.players,
-        log=rnd.log + (Event(seat, DRAW),),
+        hands=hands, boneyard=boneyard, turn=turn, log=rnd.log + (Event(seat, DRAW),)
     )
 
 

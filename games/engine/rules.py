@@ -26,6 +26,7 @@ ROUND_ENGINES = ("to_blank", "from_highest")
 BLANK_VALUES = (0, 25)
 TIE_BREAKS = ("share", "rounds_out")
 OWN_TRAIN_FIRST = ("off", "first_turn", "until_started")
+ENGINE_HUNTS = ("in_turn", "together")
 
 # Hand sizes for a double-12 set and a double-9 set, by the largest table each row covers.
 _HANDS_DOUBLE_12 = ((4, 15), (6, 12), (8, 10), (10, 8))
@@ -70,6 +71,7 @@ class Rules:
     extra_play_optional: bool = False
     dead_doubles_free: bool = False
     engine_replacement: bool = False
+    engine_hunt: str = "in_turn"
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -123,6 +125,13 @@ class Rules:
         _check_needs(self, "optional_draw", "draw_before_passing", "drawing at all")
         _check_needs(self, "extra_play_optional", "double_plays_again", "an extra play")
         _check_needs(self, "engine_replacement", "engine_from_hand", "an engine from a hand")
+        _check_choice("engine_hunt", self.engine_hunt, ENGINE_HUNTS)
+        if self.engine_hunt != "in_turn" and not self.engine_from_hand:
+            raise RulesError(
+                "engine_hunt",
+                f"only means something with {LABELS['engine_from_hand'].lower()} on "
+                "(a hunt for the engine).",
+            )
         if self.double_scope == "own_train" and not self.covers_owed:
             raise RulesError(
                 "double_scope",
@@ -245,6 +254,7 @@ _TYPES: dict[str, type] = {
     "extra_play_optional": bool,
     "dead_doubles_free": bool,
     "engine_replacement": bool,
+    "engine_hunt": str,
 }
 
 
@@ -360,6 +370,7 @@ LABELS: dict[str, str] = {
     "extra_play_optional": "The extra play after a double may be skipped",
     "dead_doubles_free": "A double nobody can cover any more counts as covered",
     "engine_replacement": "Whoever places the engine draws a tile for it",
+    "engine_hunt": "When nobody holds the double",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
@@ -375,6 +386,10 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "from_highest": "the highest double, counting down",
     },
     "tie_break": {"share": "is shared", "rounds_out": "goes to whoever went out more often"},
+    "engine_hunt": {
+        "in_turn": "seats draw in turn until it turns up",
+        "together": "every seat draws in each pass, until a pass turns it up",
+    },
     "own_train_first": {
         "off": "never",
         "first_turn": "in your first turn",

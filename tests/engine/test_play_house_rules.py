@@ -192,3 +192,38 @@ def test_an_engine_found_in_the_hunt_is_not_replaced():
     game = apply(game, place_engine(0))
     assert game.round.hands[0] == (t("1-2"),)
     assert len(game.round.boneyard) == len(rest)
+
+
+# -- engine_hunt ------------------------------------------------------------------------
+
+
+def _hunt(rule: str):
+    """Three seats, nobody dealt the 12-12; seat 1 draws it on the first pass."""
+    hands = ((t("1-2"),), (t("3-4"),), (t("5-6"),))
+    rest = [x for x in full_set(12) if x not in {(1, 2), (3, 4), (5, 6), (12, 12)}]
+    boneyard = (rest[0], (12, 12), *rest[1:])
+    rules = Rules(engine_from_hand=True, hand_size=1, engine_hunt=rule)
+    game = new_game(rules, 3, seed=1)
+    game = game._replace(round=start_round(rules, Deal(1, 12, 0, hands, boneyard)))
+    return apply(apply(game, draw(0)), draw(1))
+
+
+def test_in_turn_whoever_draws_the_engine_places_it_at_once():
+    game = _hunt("in_turn")
+    assert game.round.turn == 1 and kinds(game) == {"place_engine"}
+    assert [len(h) for h in game.round.hands] == [2, 2, 1]
+
+
+def test_together_the_pass_is_finished_before_the_engine_is_placed():
+    game = _hunt("together")
+    assert game.round.turn == 2 and kinds(game) == {"draw"}  # seat 2 still draws
+    game = apply(game, draw(2))
+    assert [len(h) for h in game.round.hands] == [2, 2, 2]  # hands stay even
+    assert game.round.turn == 1 and kinds(game) == {"place_engine"}
+    game = apply(game, place_engine(1))
+    assert game.round.turn == 2  # play starts at the placer's left
+
+
+def test_engine_hunt_needs_the_engine_from_a_hand():
+    with pytest.raises(RulesError, match="engine_hunt"):
+        Rules(engine_hunt="together")

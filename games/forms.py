@@ -64,7 +64,13 @@ RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "The first turn",
-        ("first_turn", "own_train_first", "draw_on_first_turn", "unstarted_trains_open"),
+        (
+            "first_turn",
+            "own_train_first",
+            "draw_on_first_turn",
+            "everyone_first_turn",
+            "unstarted_trains_open",
+        ),
     ),
     (
         "Doubles",
@@ -100,6 +106,7 @@ SENTENCES: dict[str, str] = {
     "own_train_first": "A cover owed elsewhere may always be laid.",
     "draw_on_first_turn": "Whether a player with nothing to lay in their first turn may draw.",
     "unstarted_trains_open": "Anyone may play on a train its owner has not started.",
+    "everyone_first_turn": "Who goes out early sits out until every seat has had a first turn.",
     "doubles_must_be_covered": "Nothing else is played until a double laid is covered.",
     "double_scope": "Whether an uncovered double stops the whole table or only its train.",
     "double_plays_again": "Laying a double earns one more tile, covering it if it is owed.",
@@ -263,6 +270,7 @@ class TableForm(forms.Form):
         choices=_choices("engine_hunt", ENGINE_HUNTS),
         required=False,
     )
+    everyone_first_turn = forms.BooleanField(label=LABELS["everyone_first_turn"], required=False)
     dead_doubles_free = forms.BooleanField(label=LABELS["dead_doubles_free"], required=False)
     engine_replacement = forms.BooleanField(
         label=LABELS["engine_replacement"],

@@ -112,13 +112,13 @@ def import_record(text: str, *, by: str) -> Match:
             for number, record in enumerate(records, 1)
         )
         for line, rnd in ended:
-            out = rnd.result.out_seat
+            outs = rnd.result.outs
             hands = {
-                seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)
+                seat: None if seat in outs else held for seat, held in enumerate(rnd.result.hands)
             }
             try:
                 sheets.record_round(
-                    match, rnd.number, hands, by="the record", out_on_double=rnd.result.on_double
+                    match, rnd.number, hands, by="the record", on_double=rnd.result.out_on_double
                 )
             except Refused as refused:
                 raise RecordError(line, str(refused)) from None
@@ -175,10 +175,14 @@ class Teller:
                 f"{len(record['boneyard'])} tiles in the boneyard."
             )
         if kind == "round_end":
+            outs = record.get("outs") or [
+                s for s in [record["out_seat"]] if s is not None
+            ]  # several only under everyone_first_turn
+            gone = " and ".join(self.names[s] for s in outs)
             how = (
-                f"{self.names[record['out_seat']]} went out"
-                if record["out_seat"] is not None
-                else "stalled, nobody could play"
+                f"{gone} went out"
+                if record["reason"] == "out"
+                else f"stalled, nobody could play{f' ({gone} went out)' if gone else ''}"
             )
             return f"Round {record['round']} is over: {how}. {self.scores(record['scores'])}."
         if kind == "match_end":
@@ -283,9 +287,11 @@ def picture(game: Game, names: list[str], public_trains: int) -> dict[str, Any]:
     ]
     result = None
     if rnd.result is not None:
-        out = rnd.result.out_seat
+        gone = " and ".join(names[s] for s in rnd.result.outs)
         result = {
-            "how": f"{names[out]} went out" if out is not None else "Stalled: nobody could play",
+            "how": f"{gone} went out"
+            if rnd.result.reason == "out"
+            else "Stalled: nobody could play",
             "scores": list(zip(names, rnd.result.scores, strict=True)),
         }
     return {

@@ -443,7 +443,7 @@ def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str
             "name": names[seat],
             "points": points[seat],
             "total": totals[seat],
-            "out": seat == view.out_seat,
+            "out": seat in view.outs,
             "me": seat == view.seat,
         }
         for seat in range(view.players)
@@ -668,8 +668,8 @@ def _prompt(
         return Prompt(f"The match is over: {winners_} won.")
     if view.round_over:
         how = (
-            f"{names[view.out_seat]} went out"
-            if view.out_seat is not None
+            f"{_and([names[s] for s in view.outs])} went out"
+            if view.outs and not view.stalled
             else "nobody could play (stalled)"
         )
         text = f"Round {view.round_number} is over: {how}."

@@ -552,10 +552,10 @@ def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game)
     rnd = game.round
     ended = any(line["type"] == "round_end" for line in lines)
     if rnd is not None and rnd.result is not None and ended:
-        out = rnd.result.out_seat
-        hands = {seat: None if seat == out else held for seat, held in enumerate(rnd.result.hands)}
+        outs = rnd.result.outs
+        hands = {seat: None if seat in outs else held for seat, held in enumerate(rnd.result.hands)}
         sheet.record_round(
-            table.match, rnd.number, hands, by="the table", out_on_double=rnd.result.on_double
+            table.match, rnd.number, hands, by="the table", on_double=rnd.result.out_on_double
         )
         if game.is_over:
             table.status = Table.Status.FINISHED

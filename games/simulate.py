@@ -184,6 +184,7 @@ def random_rules(rng: random.Random, players: int, fixed: dict[str, Any] | None 
             "dead_doubles_free": rng.random() < 0.3,
             "engine_replacement": rng.random() < 0.3,
             "engine_hunt": rng.choice(ENGINE_HUNTS),
+            "everyone_first_turn": rng.random() < 0.3,
         }
         settings.update(fixed or {})
         try:

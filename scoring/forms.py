@@ -132,6 +132,13 @@ class MatchForm(forms.Form):
     tie_break = forms.ChoiceField(
         label=LABELS["tie_break"], choices=setting_choices("tie_break", 12), required=False
     )
+    everyone_first_turn = forms.TypedChoiceField(
+        label=LABELS["everyone_first_turn"],
+        choices=ON_OFF,
+        coerce=_on,
+        required=False,
+        empty_value=None,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -178,9 +178,6 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="entry_one_per_seat_and_round"),
-            models.UniqueConstraint(
-                fields=["round"], condition=Q(kind=OUT), name="entry_one_went_out_per_round"
-            ),
             models.CheckConstraint(condition=Q(pips__gte=0), name="entry_pips_not_negative"),
             models.CheckConstraint(
                 condition=Q(kind=COUNT, pips__isnull=False, tiles__isnull=True)

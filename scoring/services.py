@@ -10,11 +10,12 @@ engine's ``score``, ``totals`` and ``winners``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from common import names as people
 from games.engine.rules import LABELS, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
@@ -38,6 +39,7 @@ HOUSE_RULES = (
     "out_on_double",
     "draw_before_passing",
     "tie_break",
+    "everyone_first_turn",
 )
 
 APPLIED = "applied"
@@ -135,7 +137,7 @@ def record_entry(
             round_ = Round.objects.create(match=match, number=round_number)
         if entry is None:
             entry = Entry(round=round_, seat=seat)
-        _check_round(round_, {seat: value})
+        _check_round(round_, {seat: value}, rules)
         if _apply(match, entry, value, by=by, client_id=client_id):
             _changed(match, (live.SHEET,))
         return EntryOutcome(APPLIED, entry, value)
@@ -147,12 +149,12 @@ def record_round(
     hands: Mapping[int, Sequence[Tile] | None],
     *,
     by: str,
-    out_on_double: bool = False,
+    on_double: Collection[int] = (),
 ) -> Sheet:
     """Record a whole round from an online table: every seat's tiles left in hand, or
-    ``None`` for the player who went out (on a double if ``out_on_double``). Known tiles let
-    every house rule apply. Returns the match's sheet with the round in it, which the table
-    shows next."""
+    ``None`` for a player who went out (on a double if their seat is in ``on_double``).
+    Known tiles let every house rule apply. Returns the match's sheet with the round in it,
+    which the table shows next."""
     with transaction.atomic():
         match = _locked(match)
         rules = match.get_rules()
@@ -164,11 +166,12 @@ def record_round(
         for position, tiles in hands.items():
             if tiles is not None and not tiles:
                 raise Refused("A player with no tiles left went out: record None for them.")
-            value = EntryValue.out(out_on_double) if tiles is None else EntryValue.held(tiles)
+            out = EntryValue.out(position in on_double)
+            value = out if tiles is None else EntryValue.held(tiles)
             check_plausible(value, rules, number)
             values[seats[position]] = value
         round_, _ = Round.objects.get_or_create(match=match, number=number)
-        _check_round(round_, values)
+        _check_round(round_, values, rules)
         current = {e.seat_id: e for e in round_.entries.all()}
         cells = [(current.get(s.pk) or Entry(round=round_, seat=s), v) for s, v in values.items()]
         _apply_round(match, cells, by=by)
@@ -235,9 +238,10 @@ def _new_value(
     )
 
 
-def _check_round(round_: Round, changes: Mapping[Seat, EntryValue]) -> None:
-    """Refuse a round that could not happen: two players out, or one tile in two hands.
-    The seats being changed come last, so a message names who was there first."""
+def _check_round(round_: Round, changes: Mapping[Seat, EntryValue], rules: Rules) -> None:
+    """Refuse a round that could not happen: two players out (but under
+    ``everyone_first_turn``), or one tile in two hands. The seats being changed come last,
+    so a message names who was there first."""
     values = {
         e.seat: e.value
         for e in round_.entries.select_related("seat__player")
@@ -245,7 +249,7 @@ def _check_round(round_: Round, changes: Mapping[Seat, EntryValue]) -> None:
     }
     values.update(changes)
     out = [seat for seat, value in values.items() if value.kind == OUT]
-    if len(out) > 1:
+    if len(out) > 1 and not rules.everyone_first_turn:
         raise Refused(
             f"{out[0].player.name} already went out in round {round_.number}: "
             "only one player goes out in a round."
@@ -293,6 +297,20 @@ def _set_rule(
         raise Refused(f"{LABELS[setting]}: {_reason(error)}") from None
     if changed == rules:
         return None
+    if setting == "everyone_first_turn" and not value:
+        crowded = (
+            Entry.objects.filter(round__match=match, kind=OUT)
+            .values("round__number")
+            .annotate(outs=Count("pk"))
+            .filter(outs__gt=1)
+            .order_by("round__number")
+            .first()
+        )
+        if crowded:
+            raise Refused(
+                f"Round {crowded['round__number']} has more than one player out: "
+                "change those entries first."
+            )
     match.rules = changed.to_dict()
     match.save(update_fields=["rules", "updated_at"])
     return Change.objects.create(
@@ -346,7 +364,7 @@ def undo(match: Match, change_id: int, *, by: str) -> Change:
         else:
             entry = target.entry
             old = EntryValue.from_json(target.old)
-            _check_round(entry.round, {entry.seat: old})
+            _check_round(entry.round, {entry.seat: old}, match.get_rules())
             change = _apply(match, entry, old, by=by, client_id=None, undoes=target)
             _changed(match, (live.SHEET,))
         assert change is not None, "the last change always changed something"

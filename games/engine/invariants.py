@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .moves import legal_actions
+from .moves import legal_actions, went_out
 from .scoring import HandCount, score
 from .state import Game
 from .tiles import full_set
@@ -47,6 +47,8 @@ def violations(game: Game) -> list[str]:
         if len({n for _, n in owed}) > 1 or len({i for i, _ in owed}) > 1:
             found.append(f"more than one double uncovered under the table scope: {owed}")
     if rnd.result is None:
+        if went_out(rnd, rnd.turn):
+            found.append(f"seat {rnd.turn}, out of tiles, is on turn")
         if not legal_actions(game, rnd.turn):
             found.append(f"seat {rnd.turn} is on turn with no legal action")
         others = [s for s in range(game.players) if s != rnd.turn and legal_actions(game, s)]
@@ -62,14 +64,19 @@ def _result_violations(game: Game) -> list[str]:
     rnd = game.round
     result = rnd.result
     found = []
-    if game.scores[-1] != result.scores or game.outs[-1] != result.out_seat:
+    if game.scores[-1] != result.scores or game.outs[-1] != result.outs:
         found.append("the match's scores miss the finished round")
-    last = rnd.log[-1].tile if result.out_seat is not None and rnd.log else None
-    if result.on_double != (last is not None and last[0] == last[1]):
-        found.append("the round's out_on_double flag disagrees with the last tile laid")
+    if set(result.outs) != {s for s in range(game.players) if went_out(rnd, s)}:
+        found.append(f"the round's outs {result.outs} are not the seats with no tile left")
+    if len(result.outs) > 1 and not game.rules.everyone_first_turn:
+        found.append(f"several seats went out {result.outs} without everyone_first_turn")
+    for seat in result.outs:
+        last = next(e.tile for e in reversed(rnd.log) if e.seat == seat and e.kind == "play")
+        if (seat in result.out_on_double) != (last[0] == last[1]):
+            found.append(f"seat {seat}'s going out on a double disagrees with its last tile")
     expected = tuple(
-        score(None if seat == result.out_seat else HandCount.of(hand), game.rules,
-              on_double=result.on_double)
+        score(None if seat in result.outs else HandCount.of(hand), game.rules,
+              on_double=seat in result.out_on_double)
         for seat, hand in enumerate(result.hands)
     )  # fmt: skip
     if result.scores != expected:

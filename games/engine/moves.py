@@ -287,7 +287,9 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         log=rnd.log + (Event(seat, PLAY, tile, train_index, end),),
     )
     if not hand:
-        return _finish(rules, played, out_seat=seat, on_double=double)
+        if rules.everyone_first_turn and played.first_turns & ~(1 << seat):
+            return _next_turn(rules, played, seat)  # out, and the first turns go on
+        return _finish(rules, played, "out")
     line = (
         own
         and rules.first_turn == "line"
@@ -414,15 +416,28 @@ _HANDLERS = {
 
 
 def _next_turn(rules: Rules, rnd: Round, seat: int) -> Round:
-    """End ``seat``'s turn: their first turn is spent whatever happened in it."""
-    return settle(
-        rules,
-        rnd._replace(
-            turn=(seat + 1) % rnd.players,
-            first_turns=rnd.first_turns & ~(1 << seat),
-            turn_state=NEW_TURN,
-        ),
-    )
+    """End ``seat``'s turn: their first turn is spent whatever happened in it. Under
+    ``everyone_first_turn`` a seat that went out takes no further turn, and the round ends
+    once every seat has had its first turn, if somebody went out."""
+    turn = (seat + 1) % rnd.players
+    while went_out(rnd, turn) and turn != seat:
+        turn = (turn + 1) % rnd.players
+    after = rnd._replace(turn=turn, first_turns=rnd.first_turns & ~(1 << seat), turn_state=NEW_TURN)
+    if (
+        rules.everyone_first_turn
+        and not after.first_turns
+        and any(went_out(after, s) for s in range(after.players))
+    ):
+        return _finish(rules, after, "out")
+    return settle(rules, after)
+
+
+def went_out(rnd: Round, seat: int) -> bool:
+    """Whether ``seat`` went out: it laid its last tile (a hand emptied by placing the
+    engine, with one tile dealt, did not)."""
+    if rnd.hands[seat]:
+        return False
+    return next((e.kind == PLAY for e in reversed(rnd.log) if e.seat == seat), False)
 
 
 def _mark(rnd: Round, seat: int) -> Round:
@@ -451,7 +466,7 @@ def settle(rules: Rules, rnd: Round) -> Round:
         for a, b in hand:
             if a in usable or b in usable:
                 return rnd
-    return _finish(rules, rnd, out_seat=None)
+    return _finish(rules, rnd, "stalled")
 
 
 def _free_dead_doubles(rnd: Round) -> Round:
@@ -495,17 +510,24 @@ def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
     return found
 
 
-def _finish(rules: Rules, rnd: Round, out_seat: int | None, on_double: bool = False) -> Round:
+def _finish(rules: Rules, rnd: Round, reason: str) -> Round:
+    """End the round: every seat with no tile left went out (in the order of their last
+    tiles), and a seat whose last tile was a double went out on a double."""
+    last: dict[int, Event] = {e.seat: e for e in rnd.log if e.kind == PLAY}
+    out = [s for s in range(rnd.players) if went_out(rnd, s)]
+    outs = tuple(sorted(out, key=lambda s: rnd.log.index(last[s])))
+    on_double = tuple(s for s in outs if last[s].tile[0] == last[s].tile[1])
     scores = tuple(
-        score(None if seat == out_seat else HandCount.of(hand), rules, on_double=on_double)
+        score(None if seat in outs else HandCount.of(hand), rules, on_double=seat in on_double)
         for seat, hand in enumerate(rnd.hands)
     )
     result = RoundResult(
-        reason="out" if out_seat is not None else "stalled",
-        out_seat=out_seat,
+        reason=reason,
+        out_seat=outs[0] if outs else None,
         hands=rnd.hands,
         scores=scores,
-        on_double=on_double,
+        outs=outs,
+        out_on_double=on_double,
     )
     return rnd._replace(result=result, turn_state=NEW_TURN)
 

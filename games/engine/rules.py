@@ -72,6 +72,7 @@ class Rules:
     dead_doubles_free: bool = False
     engine_replacement: bool = False
     engine_hunt: str = "in_turn"
+    everyone_first_turn: bool = False
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -255,6 +256,7 @@ _TYPES: dict[str, type] = {
     "dead_doubles_free": bool,
     "engine_replacement": bool,
     "engine_hunt": str,
+    "everyone_first_turn": bool,
 }
 
 
@@ -371,6 +373,7 @@ LABELS: dict[str, str] = {
     "dead_doubles_free": "A double nobody can cover any more counts as covered",
     "engine_replacement": "Whoever places the engine draws a tile for it",
     "engine_hunt": "When nobody holds the double",
+    "everyone_first_turn": "Everyone has a first turn before a round can end",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {

@@ -84,7 +84,10 @@ class RoundResult(NamedTuple):
     out_seat: int | None
     hands: tuple[tuple[Tile, ...], ...]  # what each seat held at the end
     scores: tuple[int, ...]
-    on_double: bool = False  # the tile that took ``out_seat`` out was a double
+    # Every seat that went out, the first first (``out_seat``): more than one only under
+    # ``everyone_first_turn``; and those whose last tile was a double (``out_on_double``).
+    outs: tuple[int, ...] = ()
+    out_on_double: tuple[int, ...] = ()
 
 
 class TurnState(NamedTuple):
@@ -152,7 +155,7 @@ class Game(NamedTuple):
     first_seat: int = 0
     scores: tuple[tuple[int, ...], ...] = ()
     round: Round | None = None
-    outs: tuple[int | None, ...] = ()  # who went out of each finished round (None: stalled)
+    outs: tuple[tuple[int, ...], ...] = ()  # who went out of each finished round
 
     def finished(self, rnd: Round) -> Game:
         """The match with ``rnd``, just finished, as its round, and its result kept."""
@@ -160,7 +163,7 @@ class Game(NamedTuple):
         return self._replace(
             round=rnd,
             scores=self.scores + (rnd.result.scores,),
-            outs=self.outs + (rnd.result.out_seat,),
+            outs=self.outs + (rnd.result.outs,),
         )
 
     @property
@@ -178,5 +181,5 @@ class Game(NamedTuple):
         """The seats with the lowest total, a tie broken as the rules' ``tie_break`` says."""
         rounds_out = None
         if self.rules.tie_break == "rounds_out":
-            rounds_out = [self.outs.count(seat) for seat in range(self.players)]
+            rounds_out = [sum(seat in out for out in self.outs) for seat in range(self.players)]
         return winners(self.totals(), rounds_out)

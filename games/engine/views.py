@@ -37,6 +37,7 @@ class SeatView(NamedTuple):
     round_over: bool
     stalled: bool
     out_seat: int | None
+    outs: tuple[int, ...]  # every seat that went out (more than one: everyone_first_turn)
     legal: tuple[Action, ...]
 
     def is_first_turn(self, seat: int) -> bool:
@@ -80,6 +81,7 @@ class SeatView(NamedTuple):
             "round_over": self.round_over,
             "stalled": self.stalled,
             "out_seat": self.out_seat,
+            "outs": list(self.outs),
         }
 
     def own_dict(self) -> dict[str, Any]:
@@ -123,6 +125,7 @@ def view_for(game: Game, seat: int | None) -> SeatView:
         round_over=result is not None,
         stalled=result is not None and result.reason == "stalled",
         out_seat=None if result is None else result.out_seat,
+        outs=() if result is None else result.outs,
         legal=tuple(legal_actions(game, seat)) if mine else (),
     )
 

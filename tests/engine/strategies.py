@@ -45,6 +45,7 @@ def rules(draw, max_rounds: int = 2) -> Rules:
         extra_play_optional=again and draw(st.booleans()),
         dead_doubles_free=draw(st.booleans()),
         engine_replacement=from_hand and draw(st.booleans()),
+        everyone_first_turn=draw(st.booleans()),
         engine_hunt=draw(st.sampled_from(["in_turn", "together"])) if from_hand else "in_turn",
     )
 

@@ -11,7 +11,7 @@ from games.engine.setup import start_round
 from games.engine.state import Deal
 from games.engine.tiles import full_set
 
-from .positions import kinds, plays, position, t
+from .positions import kinds, plays, position, run, t
 
 # -- own_train_first --------------------------------------------------------------------
 
@@ -227,3 +227,46 @@ def test_together_the_pass_is_finished_before_the_engine_is_placed():
 def test_engine_hunt_needs_the_engine_from_a_hand():
     with pytest.raises(RulesError, match="engine_hunt"):
         Rules(engine_hunt="together")
+
+
+# -- everyone_first_turn ----------------------------------------------------------------
+
+
+def _early_outs(rule: bool):
+    """Seats 0 and 1 each hold one tile that plays at once; seat 2 cannot play."""
+    rules = Rules(everyone_first_turn=rule, first_turn="one_tile", out_score=-10)
+    game = position(["12-3", "12-4", "1-2 3-6"], rules=rules, first_turns=[0, 1, 2])
+    return apply(game, play(0, t("12-3"), 0))
+
+
+def test_going_out_ends_the_round_at_once_by_default():
+    game = _early_outs(False)
+    assert game.round.result.outs == (0,) and game.round.result.scores == (-10, 16, 12)
+
+
+def test_everyone_first_turn_plays_the_first_turns_out_and_every_early_out_scores():
+    game = _early_outs(True)
+    assert game.round.result is None and game.round.turn == 1
+    game = apply(game, play(1, t("12-4"), 1))  # out too; seat 2 still to have its turn
+    assert game.round.result is None and game.round.turn == 2
+    game = apply(game, pass_turn(2))
+    result = game.round.result
+    assert (result.reason, result.outs, result.scores) == ("out", (0, 1), (-10, -10, 12))
+    assert game.outs == ((0, 1),)
+
+
+def test_an_early_out_still_scores_when_the_round_then_stalls():
+    rules = Rules(everyone_first_turn=True, first_turn="one_tile", out_score=-10)
+    game = position(["12-3", "1-2"], rules=rules, first_turns=[0, 1])
+    game = apply(game, play(0, t("12-3"), 0))
+    result = game.round.result
+    assert (result.reason, result.outs, result.scores) == ("stalled", (0,), (-10, 3))
+
+
+def test_the_round_ends_once_the_last_first_turn_is_taken():
+    rules = Rules(everyone_first_turn=True, first_turn="one_tile")
+    game = position(["12-3", "12-4 5-6", "12-1 6-6"], rules=rules, first_turns=[0, 1, 2])
+    game = run(game, play(0, t("12-3"), 0), play(1, t("12-4"), 1))
+    game = apply(game, play(2, t("12-1"), 2))  # the last first turn: seat 0 out, round over
+    assert game.round.result.outs == (0,)
+    assert game.round.result.scores == (0, 11, 12)

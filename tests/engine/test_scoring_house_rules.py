@@ -74,13 +74,13 @@ def _out_on(last: str, rules: Rules):
 def test_going_out_on_a_double_adds_out_on_double_to_the_out_score():
     rules = Rules(out_on_double=-50, out_score=-10)
     game = _out_on("3-3", rules)
-    assert game.round.result.on_double
+    assert game.round.result.out_on_double == (0,)
     assert game.round.result.scores == (-60, 9)
 
 
 def test_going_out_on_another_tile_adds_nothing():
     game = _out_on("3-5", Rules(out_on_double=50))
-    assert not game.round.result.on_double
+    assert game.round.result.out_on_double == ()
     assert game.round.result.scores == (0, 9)
 
 
@@ -122,8 +122,8 @@ def test_a_match_counts_the_rounds_each_seat_went_out_in():
     rules = Rules(rounds=1, tie_break="rounds_out")
     game = position(["12-3", "3-1 2-2"], rules=rules, number=1)
     game = apply(game, play(0, t("12-3"), 0))
-    assert game.outs == (0,)
+    assert game.outs == ((0,),)
     assert game.winners() == [0]
-    tied = game._replace(scores=((5, 5),), outs=(1,))
+    tied = game._replace(scores=((5, 5),), outs=((1,),))
     assert tied.winners() == [1]
     assert tied._replace(rules=Rules(rounds=1)).winners() == [0, 1]

@@ -29,16 +29,6 @@ def test_one_entry_per_seat_and_round(round_one):
     refused(round=round_one, seat=seat(round_one.match, 0), kind="count", pips=5)
 
 
-def test_at_most_one_player_went_out_per_round(round_one):
-    match = round_one.match
-    Entry.objects.create(round=round_one, seat=seat(match, 0), kind="out")
-    refused(round=round_one, seat=seat(match, 1), kind="out")
-    # Another round has its own player out.
-    Entry.objects.create(
-        round=Round.objects.create(match=match, number=2), seat=seat(match, 1), kind="out"
-    )
-
-
 def test_pips_are_never_negative(round_one):
     refused(round=round_one, seat=seat(round_one.match, 0), kind="count", pips=-1)
 

@@ -383,7 +383,7 @@ def test_going_out_on_a_double_adds_out_on_double_when_it_is_set(seed_match):
 def test_a_table_records_who_went_out_on_a_double(db):
     rules = Rules(out_on_double=25)
     match = services.create_match(["Ann", "Bo"], rules, kind=Match.Kind.ONLINE)
-    services.record_round(match, 1, {0: None, 1: [(5, 6)]}, by="table", out_on_double=True)
+    services.record_round(match, 1, {0: None, 1: [(5, 6)]}, by="table", on_double={0})
     assert row_scores(match, 1) == [25, 11]
 
 
@@ -403,3 +403,18 @@ def test_old_history_reads_the_same_without_the_new_fields():
     assert EntryValue.from_json({"kind": OUT}) == EntryValue.out()
     count = {"kind": "count", "pips": 3, "doubles": 0, "double_blank": False}
     assert EntryValue.from_json(count).to_json() == count
+
+
+def test_several_players_out_in_a_round_only_under_everyone_first_turn(seed_match):
+    """At most one player goes out in a round (the services refuse a second), unless
+    everyone has a first turn before a round can end: then each scores the out score."""
+    enter(seed_match, 1, 0, None)
+    with pytest.raises(Refused, match="only one player goes out in a round"):
+        enter(seed_match, 1, 1, None)
+    services.change_setting(seed_match, "everyone_first_turn", True, was=False, by="Ana")
+    services.change_setting(seed_match, "out_score", -10, was=0, by="Ana")
+    enter(seed_match, 1, 1, None)
+    enter(seed_match, 1, 2, 9)
+    assert row_scores(seed_match, 1)[:3] == [-10, -10, 9]
+    with pytest.raises(Refused, match="Round 1 has more than one player out"):
+        services.change_setting(seed_match, "everyone_first_turn", False, was=True, by="Ana")

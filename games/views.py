@@ -21,11 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.engine.rules import PRESET_DESCRIPTIONS, describe
+from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
 from . import screens, services, sessions
-from .forms import BotForm, JoinForm, SeatForm, TableForm
+from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import Table, TableSeat
 
 
@@ -49,6 +49,13 @@ def new_table(request: HttpRequest) -> HttpResponse:
     else:
         form = TableForm(initial=TableForm.initial_for("standard", _account_name(request)))
     return render(request, "games/new.html", {"form": form, "presets": PRESET_DESCRIPTIONS})
+
+
+def _rules_in_words(rules: Rules) -> list[tuple[str, list[str]]]:
+    """The table's rules as every player and spectator reads them: the form's groups, each
+    setting in the form's words."""
+    settings = rules.to_dict()
+    return [(title, [describe(n, settings[n]) for n in names]) for title, names in RULE_GROUPS]
 
 
 @require_GET
@@ -226,7 +233,7 @@ def _table_page(
         "rejoin_url": (
             request.build_absolute_uri(reverse("games:rejoin", args=[code, me.token])) if me else ""
         ),
-        "rules": [describe(s, v) for s, v in found.get_rules().to_dict().items()],
+        "rule_groups": _rules_in_words(found.get_rules()),
         "previous": screens.previous_match(found, None if me else _previous_token(request, found)),
     }
     return render(request, "games/table.html", context, status=status)

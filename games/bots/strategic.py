@@ -18,6 +18,10 @@ what the hand looks like afterwards and picks the best:
   drew or passed on it) or that no unseen tile carries blocks them.
 * Endgame: pips, not tiles. Once anybody is down to one or two tiles, it dumps the tile
   that would cost most if the round ended now.
+* Holding back where a house rule allows it (``optional_draw``, ``extra_play_optional``):
+  keeping the hand as it is gets the same score as a play, so it draws or ends the turn
+  only when that beats every play. A draw costs a tile and a marker unless the drawn tile
+  plays; an owed double left nobody else can cover blocks the others.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.engine import Action, SeatView
-from games.engine.actions import PLAY
+from games.engine.actions import DRAW, END_TURN, PLAY
 from games.engine.tiles import Tile, other_end
 
 from .knowledge import Knowledge
@@ -48,6 +52,7 @@ class Weights:
     end_for_others: float = 2.0
     endgame_pips: float = 3.0
     endgame_hand: int = 2
+    tempo: float = 16.0  # a draw instead of a play gives the others a turn's lead
 
 
 class StrategicBot:
@@ -65,7 +70,11 @@ class StrategicBot:
         if own and _line_turn(view):
             return _best_line_step(view, own)
         turn = _Turn(view, self.weights)
-        return max(plays, key=turn.score)
+        best = max(plays, key=turn.score)
+        hold = next((a for a in view.legal if a.kind in (DRAW, END_TURN)), None)
+        if hold is not None and not view.line_open and turn.hold_score(hold) > turn.score(best):
+            return hold
+        return best
 
 
 class _Turn:
@@ -95,6 +104,35 @@ class _Turn:
                 line = _line(frozenset(hand), end)
             longest = max(longest, len(line))
         return longest
+
+    def hold_score(self, action: Action) -> float:
+        """What keeping the hand scores on the scale of :meth:`score`: ending the turn
+        after a double (``extra_play_optional``), or drawing instead of playing
+        (``optional_draw``), where the drawn tile is played if it plays (no change to the
+        hand) and kept with a marker on the train otherwise."""
+        w, view, knowledge = self.w, self.view, self.knowledge
+        chain = max(len(line) for line in self.lines.values())
+        score = -w.orphan * (len(self.hand) - chain) - w.pips * _cost(self.hand, view)
+        if chain == 0:
+            score -= w.no_spare
+        if action.kind == END_TURN:
+            # The double just laid stays owed: a block when nobody else can cover it.
+            for _, number in view.owed_doubles:
+                if knowledge.unseen_with(number) == 0:
+                    score += w.blocking_double
+                else:
+                    score -= w.end_for_others * sum(
+                        1 for s in self.others if knowledge.may_hold(s, number)
+                    )
+            return score
+        numbers = {view.trains[a.train].branches[a.end].open for a in view.legal if a.kind == PLAY}
+        unseen = knowledge.unseen
+        misses = [t for t in unseen if t[0] not in numbers and t[1] not in numbers]
+        miss = len(misses) / len(unseen) if unseen else 1.0
+        kept = w.orphan + w.pips * _cost(misses, view) / max(len(misses), 1)
+        if not view.trains[self.seat].marked:
+            kept += w.unmark
+        return score - miss * kept - w.tempo
 
     def score(self, action: Action) -> float:
         w, view, seat, knowledge = self.w, self.view, self.seat, self.knowledge

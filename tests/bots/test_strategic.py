@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.bots import StrategicBot, best_line, greedy
 from games.engine import Event, Rules, apply, view_for
-from games.engine.actions import DRAW, PLAY
+from games.engine.actions import DRAW, END_TURN, PLAY
 from tests.engine.positions import position, tiles
 
 OPPONENTS = ["1-1 2-2 3-3 4-4", "1-1 2-2 3-3 4-4", "1-1 2-2 3-3 4-4"]
@@ -112,3 +112,46 @@ def _with_tiles_on_table(rnd, extra):
 
     branch = Branch(tuple(extra), -1)
     return rnd._replace(trains=rnd.trains + (Train(owner=None, branches=(branch,)),))
+
+
+def test_it_ends_the_turn_after_a_double_only_when_nobody_else_can_cover_it():
+    # extra_play_optional: after 5-5 it may cover with 5-6 or end the turn.
+    rules = Rules(double_plays_again=True, extra_play_optional=True)
+    hands = ["5-5 5-6 9-1 11-10", *OPPONENTS]
+    game = position(hands, trains={0: "12-5", "public": "12-9"}, rules=rules)
+    game = apply(game, decide(game))
+    assert game.round.turn == 0 and game.round.turn_state.extra_owed
+    assert where(decide(game)) == ("6-5", 0)  # somebody else may hold a 5: cover it
+    fives = " ".join(f"5-{n}" for n in range(13) if n not in (5, 6, 12))
+    blocked = game._replace(round=_with_tiles_on_table(game.round, tiles(fives)))
+    assert decide(blocked).kind == END_TURN  # the double blocks everybody else
+
+
+def test_it_draws_instead_of_playing_only_when_that_beats_every_play():
+    # optional_draw: its only play is 5-5 on the Mexican train, with no cover in hand.
+    # Its own train is marked already. Every tile it has not seen carries a 5, so a drawn
+    # tile is sure to play.
+    rules = Rules(optional_draw=True)
+    hands = ["5-5 9-1 11-10", *OPPONENTS]
+    trains = {0: "12-7", "public": "12-5"}
+    in_play = {(1, 9), (10, 11), (7, 12)}  # its hand and its own train
+
+    def on_table_but(unseen):
+        return " ".join(
+            f"{a}-{b}"
+            for a in range(13)
+            for b in range(a, 13)
+            if 5 not in (a, b) and (a, b) not in in_play | unseen
+        )
+
+    def decide_in(on_table):
+        game = position(hands, rules=rules, trains=trains, marked=[0], boneyard="5-0")
+        game = game._replace(round=_with_tiles_on_table(game.round, tiles(on_table)))
+        assert {a.kind for a in view_for(game, 0).legal} == {PLAY, DRAW}
+        return decide(game)
+
+    assert decide_in(on_table_but(set())).kind == DRAW
+    # With the five heaviest tiles unseen too, a drawn tile may be kept: its pips and a
+    # tile more to get rid of.
+    heavy = {(10, 10), (10, 12), (11, 11), (11, 12), (12, 12)}
+    assert decide_in(on_table_but(heavy)).kind == PLAY

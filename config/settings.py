@@ -165,6 +165,7 @@ INSTALLED_APPS = [
     "csp",
     "django_htmx",
     "games",
+    "crews",
     "scoring",
 ]
 

@@ -91,6 +91,14 @@ class Table(models.Model):
         related_name="table",
         help_text="The score sheet the table's rounds are entered on.",
     )
+    crew = models.ForeignKey(
+        "crews.Crew",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables",
+        help_text="The crew the match counts for: its members' seats are theirs.",
+    )
     rematch_of = models.OneToOneField(
         "self",
         null=True,

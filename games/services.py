@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import names as people
+from crews import services as crew_services
 from games.bots import best_line, make_bot
 from games.engine import Game, IllegalAction, Rules, RulesError, view_for
 from games.engine.actions import END_TURN, Action
@@ -155,8 +156,15 @@ def start(code: str, host_token: str) -> Outcome:
                 seat.position = position
                 seat.save(update_fields=["position"])
         table.match = sheet.create_match(
-            [s.name for s in seats], rules, by=seats[0].name, kind=Match.Kind.ONLINE
+            [s.name for s in seats],
+            rules,
+            by=seats[0].name,
+            kind=Match.Kind.ONLINE,
+            known=crew_services.people_of(table.crew) if table.crew else (),
+            bots=[s.bot_level if s.is_bot else "" for s in seats],
         )
+        if table.crew:
+            crew_services.count_for(table.crew, table.match, by=seats[0].name)
         table.status = Table.Status.PLAYING
         table.first_seat = 0
         table.save(update_fields=["match", "status", "first_seat", "updated_at"])

@@ -109,6 +109,9 @@ class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
+    bot = models.CharField(
+        max_length=10, blank=True, help_text="The bot's level at an online table; blank: a person."
+    )
 
     class Meta:
         ordering = ["match", "position"]

@@ -22,7 +22,7 @@ from games.engine.rules import LABELS, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesErr
 from games.engine.scoring import score, totals, winners
 from games.engine.tiles import Tile, name
 
-from . import live
+from . import live, signals
 from .entries import BLANK, OUT, EntryValue, Refused, check_plausible
 from .models import NAME_LENGTH, Change, Entry, Match, Player, Round, Seat
 
@@ -67,9 +67,12 @@ def create_match(
     by: str = "",
     kind: str = Match.Kind.SHEET,
     known: Iterable[Player] = (),
+    bots: Sequence[str] = (),
 ) -> Match:
     """A match with one seat per name, in order. A name matching one of ``known`` (players
-    this device has played with) reuses that player, so their matches stay together.
+    this device has played with, or a crew's members) reuses that player, so their matches
+    stay together. ``bots`` gives each seat's bot level at an online table ("" a person);
+    a bot is never one of the known players.
 
     Names are compared as a reader sees them (``common.names.key``): "Ana", "ANA",
     "A\u200bna" and "Аna" (a Cyrillic А) are one name, so they can be neither two players of
@@ -92,10 +95,11 @@ def create_match(
     with transaction.atomic():
         match = Match.objects.create(kind=kind, rules=rules.to_dict(), created_by=by)
         for position, player_name in enumerate(names):
-            player = remembered.get(people.key(player_name)) or Player.objects.create(
-                name=player_name
+            bot = bots[position] if bots else ""
+            player = (None if bot else remembered.get(people.key(player_name))) or (
+                Player.objects.create(name=player_name)
             )
-            Seat.objects.create(match=match, player=player, position=position)
+            Seat.objects.create(match=match, player=player, position=position, bot=bot)
     return match
 
 
@@ -540,10 +544,14 @@ def _changed(match: Match, parts: Sequence[str]) -> Sheet:
     every open sheet, once the change is committed. Returns the sheet it worked out."""
     sheet = compute_sheet(match)
     status = Match.Status.FINISHED if sheet.finished else Match.Status.IN_PROGRESS
-    if match.status != status:
+    status_changed = match.status != status
+    if status_changed:
         match.status = status
         match.save(update_fields=["status", "updated_at"])
     live.announce(match.pk, parts)
+    transaction.on_commit(
+        lambda: signals.match_changed.send(Match, match=match, status_changed=status_changed)
+    )
     return sheet
 
 

@@ -1,0 +1,55 @@
+"""Ratings: one Plackett-Luce step (openskill) per finished match of a season.
+
+Matches are taken in the order they were started, so the ratings are a function of the
+season's match list alone: ``recompute`` from scratch is what is stored. People only: bots
+are left out of the ranking (a match with fewer than two people moves nobody). Places come
+from the match's result: a lower total first, and among equal totals the winner the tie
+break named; players still level share a place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from scoring.models import Match
+
+from .models import CrewMatch, Rating, Season
+from .results import Result, results
+
+MODEL = PlackettLuce()
+
+
+def ratings(season_results: Iterable[Result]) -> dict[int, tuple[float, float, int]]:
+    """Per person: ``(mu, sigma, matches rated)`` after every finished match, in order."""
+    current: dict[int, PlackettLuceRating] = {}
+    counts: dict[int, int] = {}
+    for result in season_results:
+        people = result.people()
+        if not result.finished or len(people) < 2:
+            continue
+        places = sorted({(p.total, -p.won) for p in people})
+        teams = [[current.get(p.person) or MODEL.rating()] for p in people]
+        ranks = [places.index((p.total, -p.won)) + 1 for p in people]
+        for person, (rated,) in zip(people, MODEL.rate(teams, ranks=ranks), strict=True):
+            current[person.person] = rated
+            counts[person.person] = counts.get(person.person, 0) + 1
+    return {p: (r.mu, r.sigma, counts[p]) for p, r in current.items()}
+
+
+def season_matches(season: Season) -> list[Match]:
+    filed = CrewMatch.objects.filter(season=season).select_related("match")
+    return [f.match for f in filed]
+
+
+def recompute(season: Season) -> None:
+    """Store the season's ratings as :func:`ratings` works them out from its matches."""
+    worked_out = ratings(results(season_matches(season)))
+    with transaction.atomic():
+        Rating.objects.filter(season=season).delete()
+        Rating.objects.bulk_create(
+            Rating(season=season, player_id=person, mu=mu, sigma=sigma, matches=n)
+            for person, (mu, sigma, n) in worked_out.items()
+        )

@@ -17,10 +17,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from crews.routing import websocket_urlpatterns as crews_websockets  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
 from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa: E402
 
-websocket_urlpatterns = [*games_websockets, *scoring_websockets]
+websocket_urlpatterns = [*games_websockets, *crews_websockets, *scoring_websockets]
 
 if os.environ.get("LOAD_TEST_ECHO") == "1":  # the load benchmark's floor: config/echo.py
     from django.urls import path  # noqa: E402

@@ -11,5 +11,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
+    path("", include("crews.urls")),
     path("", include("scoring.urls")),
 ]

@@ -60,12 +60,11 @@ def join(
     with transaction.atomic():
         member = crew.members.select_for_update().filter(name_key=people.key(name)).first()
         if member is None:
-            taken = set(crew.members.values_list("colour", flat=True))
             member = Member(
                 crew=crew,
                 player=Player.objects.create(name=name),
                 name_key=people.key(name),
-                colour=colour or next((c for c in COLOURS if c not in taken), COLOURS[0]),
+                colour=colour or free_colour(crew),
                 emoji=emoji,
                 device=device,
             )
@@ -86,6 +85,12 @@ def join(
         member.save(update_fields=["claimed_by", "claimed_at"])
         _changed(crew)
         return member, WAITING
+
+
+def free_colour(crew: Crew) -> str:
+    """The first colour of ``COLOURS`` no member has yet, for the next member to join."""
+    taken = set(crew.members.values_list("colour", flat=True))
+    return next((c for c in COLOURS if c not in taken), COLOURS[len(taken) % len(COLOURS)])
 
 
 def answer_claim(crew: Crew, member_id: int, by_device: str, approve: bool) -> Member:

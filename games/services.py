@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from common import names as people
 from crews import services as crew_services
+from crews.models import Crew
 from games.bots import best_line, make_bot
 from games.engine import Game, IllegalAction, Rules, RulesError, view_for
 from games.engine.actions import END_TURN, Action
@@ -80,15 +81,18 @@ def _outcome(table: Table, game: Game | None, seats: Iterable[TableSeat]) -> Out
 # -- the lobby ----------------------------------------------------------------------------
 
 
-def create_table(rules: Rules, seat_count: int, host_name: str) -> tuple[Table, TableSeat]:
-    """A table in its lobby, with the host in the first seat."""
+def create_table(
+    rules: Rules, seat_count: int, host_name: str, crew: Crew | None = None
+) -> tuple[Table, TableSeat]:
+    """A table in its lobby, with the host in the first seat; for ``crew``, its match
+    counts for the crew and a member's name at it seats that member."""
     try:
         rules.hand_size_for(seat_count)
     except RulesError as error:
         raise Refused(str(error)) from None
     name = _clean_name(host_name)
     with transaction.atomic():
-        table = Table.objects.create(rules=rules.to_dict(), seat_count=seat_count)
+        table = Table.objects.create(rules=rules.to_dict(), seat_count=seat_count, crew=crew)
         seat = TableSeat.objects.create(table=table, position=0, name=name)
     return table, seat
 

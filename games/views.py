@@ -21,6 +21,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from crews import services as crew_services
+from crews import sessions as crew_sessions
+from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
@@ -31,14 +34,20 @@ from .models import Table, TableSeat
 
 @require_http_methods(["GET", "POST"])
 def new_table(request: HttpRequest) -> HttpResponse:
-    """Create a table: the host's name, the seats and the rules; the host takes seat 1."""
+    """Create a table: the host's name, the seats and the rules; the host takes seat 1.
+    Opened from a crew's page (``crew``, for a device that is a member), the match counts
+    for the crew and the host sits as their member."""
+    crew, member = _crew_member(request, request.POST.get("crew") or request.GET.get("crew"))
     if request.method == "POST":
         form = TableForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
             try:
                 table, seat = services.create_table(
-                    data["rules"], data["seat_count"], data["host_name"]
+                    data["rules"],
+                    data["seat_count"],
+                    member.name if member else data["host_name"],
+                    crew=crew,
                 )
             except services.Refused as refused:
                 form.add_error(None, str(refused))
@@ -47,8 +56,21 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 sessions.remember_host(request.session, table.code, table.host_token)
                 return redirect("games:table", code=table.code)
     else:
-        form = TableForm(initial=TableForm.initial_for("standard", _account_name(request)))
-    return render(request, "games/new.html", {"form": form, "presets": PRESET_DESCRIPTIONS})
+        host = member.name if member else _account_name(request)
+        form = TableForm(initial=TableForm.initial_for("standard", host))
+    context = {"form": form, "presets": PRESET_DESCRIPTIONS, "crew": crew}
+    return render(request, "games/new.html", context)
+
+
+def _crew_member(request: HttpRequest, code: str | None) -> tuple[Crew | None, Member | None]:
+    """The crew a table is opened for, and the member this device is in it."""
+    if not code:
+        return None, None
+    crew = get_object_or_404(Crew, code=code)
+    member = crew_services.member_of(crew, crew_sessions.known_device(request.session))
+    if member is None:
+        raise Http404("Join the crew from its link first.")
+    return crew, member
 
 
 def _rules_in_words(rules: Rules) -> list[tuple[str, list[str]]]:
@@ -224,7 +246,7 @@ def _table_page(
         sessions.forget_seat(request.session, code)
     lobby = found.status == Table.Status.LOBBY
     if join_form is None and me is None and lobby:
-        join_form = JoinForm(initial={"name": _account_name(request)}, free=_free_seats(found))
+        join_form = JoinForm(initial={"name": _name_at(request, found)}, free=_free_seats(found))
     context = {
         **shown.context,
         "data": shown.data,
@@ -279,6 +301,15 @@ def _account_name(request: HttpRequest) -> str:
     if not user.is_authenticated:
         return ""
     return (user.get_full_name() or user.get_username())[:40]
+
+
+def _name_at(request: HttpRequest, found: Table) -> str:
+    """The name offered to join a table with: at a crew's table, the member this device is."""
+    if found.crew_id is not None:
+        member = crew_services.member_of(found.crew, crew_sessions.known_device(request.session))
+        if member is not None:
+            return member.name
+    return _account_name(request)
 
 
 def _invite(request: HttpRequest, found: Table) -> dict:

@@ -1,0 +1,40 @@
+"""What the crew page shows, worked out once for the page and for each live push: the
+season's standings, ratings, head-to-head and game nights, and the crew's matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.safestring import mark_safe
+
+from .chart import nights_svg
+from .models import Crew, CrewMatch, Member, Season
+from .results import results
+from .standings import bot_standings, game_nights, head_to_head, standings
+
+
+def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
+    filed = list(
+        CrewMatch.objects.filter(season=season).select_related("match").order_by("-filed_at")
+    )
+    season_results = results(f.match for f in filed)
+    members = list(crew.members.select_related("player"))
+    colours = {m.player_id: m.colour for m in members}
+    names = {m.player_id: m.name for m in members}
+    nights = game_nights(season_results)
+    ratings = {r.player_id: r for r in season.ratings.select_related("player")}
+    return {
+        "crew": crew,
+        "me": me,
+        "season": season,
+        "seasons": list(crew.seasons.order_by("-number")),
+        "members": members,
+        "claims": [m for m in members if m.claimed_by],
+        "standings": standings(season_results),
+        "bots": bot_standings(season_results),
+        "ratings": sorted(ratings.values(), key=lambda r: -r.ordinal),
+        "head_to_head": head_to_head(season_results),
+        "nights": nights,
+        "chart": mark_safe(nights_svg(nights, colours, names)),  # noqa: S308 - escaped in chart
+        "matches": [(f, next(r for r in season_results if r.match == f.match_id)) for f in filed],
+    }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from scoring.entries import OUT
-from scoring.models import Entry, Match
+from scoring.models import Entry, Match, Seat
 from scoring.services import sheet_from
 
 
@@ -56,14 +56,15 @@ def results(matches: Iterable[Match]) -> list[Result]:
     entries: dict[int, list[Entry]] = {m.pk: [] for m in matches}
     for entry in Entry.objects.filter(round__match__in=matches).select_related("round", "seat"):
         entries[entry.round.match_id].append(entry)
-    seats = {m.pk: [] for m in matches}
-    for match in matches:
-        seats[match.pk] = list(match.seats.select_related("player"))
+    seats: dict[int, list[Seat]] = {m.pk: [] for m in matches}
+    found_seats = Seat.objects.filter(match__in=matches).select_related("player")
+    for seat in found_seats.order_by("match_id", "position"):  # the sheet's columns in order
+        seats[seat.match_id].append(seat)
     found = [_result(m, seats[m.pk], entries[m.pk]) for m in matches]
     return sorted(found, key=lambda r: (r.started_at, r.match))
 
 
-def _result(match: Match, seats: list, entries: list[Entry]) -> Result:
+def _result(match: Match, seats: list[Seat], entries: list[Entry]) -> Result:
     sheet = sheet_from(match, seats, entries)
     counted = [row for row in sheet.rows if row.counted]
     winners = sheet.winners

@@ -1,0 +1,218 @@
+"""The game-night chart of a crew's page, drawn on the server as an SVG.
+
+Drawn here rather than by a script in the browser so the page shows it at once, on any
+phone, with no chart library to ship: one line per person through their points a round on
+each game night, in the colour they picked. Everything in it is numbers worked out here and
+names escaped here, so the caller can mark the string safe.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from django.utils.html import escape
+
+from .standings import Night, NightLine
+
+# The drawing's own units: the SVG scales to the width of its box (viewBox, width 100%).
+# Narrow enough that its 13-unit text stays readable when a phone shrinks it to fit.
+WIDTH = 480
+LEFT, RIGHT, TOP = 52, 28, 14  # room for the y axis's numbers and title, and the last date
+PLOT_HEIGHT = 200
+X_LABELS = 34  # the band under the plot for the dates
+LEGEND_COLUMNS = 3
+LEGEND_ROW = 22
+LEGEND_NAME = 16  # characters of a name the legend shows; its tooltip has all of it
+LABEL_ROOM = 56  # the least room a date label takes along the x axis
+FALLBACK_COLOUR = "#6b7280"  # for a player with no colour of their own (a guest)
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+NOTHING_YET = "No finished game nights yet"
+Y_TITLE = "Points a round (lower is better)"
+
+Scale = Callable[[float], float]  # a figure to the drawing's units along one axis
+
+
+def nights_svg(
+    nights: Sequence[Night], colours: Mapping[int, str], names: Mapping[int, str]
+) -> str:
+    """The chart of the game nights as an SVG element.
+
+    ``colours`` and ``names`` are by person (the scoring Player's id): the crew's members.
+    People in the order of ``names`` come first in the legend, anyone else (a guest) after,
+    in the order they first played. A person who missed a night has no dot on it and their
+    line goes straight on to their next night."""
+    if not nights:
+        return _empty()
+    people = _people(nights, names)
+    label = {p: names.get(p) or _first_line(nights, p).name for p in people}
+    plot_width = WIDTH - LEFT - RIGHT
+    top, step = _axis(max(line.points_a_round for night in nights for line in night.lines))
+    legend_rows = math.ceil(len(people) / LEGEND_COLUMNS)
+    height = TOP + PLOT_HEIGHT + X_LABELS + legend_rows * LEGEND_ROW + 8
+
+    def x(index: float) -> float:
+        if len(nights) == 1:
+            return LEFT + plot_width / 2
+        return LEFT + index * plot_width / (len(nights) - 1)
+
+    def y(value: float) -> float:
+        return TOP + PLOT_HEIGHT * (1 - value / top)
+
+    multi_year = nights[0].date.year != nights[-1].date.year
+    first, last = _date(nights[0].date, True), _date(nights[-1].date, True)
+    span = first if len(nights) == 1 else f"{first} to {last}"
+    summary = (
+        f"{Y_TITLE} on each game night: {len(nights)} "
+        f"night{'s' if len(nights) != 1 else ''}, {span}; " + ", ".join(label[p] for p in people)
+    )
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="100%" role="img" aria-label="{escape(summary)}" class="nights-chart" '
+        'font-size="13" fill="currentColor">',
+        f"<title>{escape(summary)}</title>",
+    ]
+    parts += _y_axis(top, step, y)
+    parts += _x_axis(nights, x, multi_year)
+    for person in people:
+        parts += _person_line(nights, person, label[person], _colour(colours.get(person)), x, y)
+    parts += _legend(people, label, colours, TOP + PLOT_HEIGHT + X_LABELS)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _empty() -> str:
+    """A short sentence in place of the chart, so the page keeps its shape before any
+    match is finished."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} 60" width="100%" '
+        f'role="img" aria-label="{NOTHING_YET}" class="nights-chart" font-size="14" '
+        'fill="currentColor">'
+        f'<text x="{WIDTH / 2:g}" y="34" text-anchor="middle">{NOTHING_YET}</text></svg>'
+    )
+
+
+def _people(nights: Sequence[Night], names: Mapping[int, str]) -> list[int]:
+    played = {line.person for night in nights for line in night.lines}
+    ordered = [p for p in names if p in played]
+    for night in nights:
+        for line in night.lines:
+            if line.person not in ordered:
+                ordered.append(line.person)
+    return ordered
+
+
+def _first_line(nights: Sequence[Night], person: int) -> NightLine:
+    return next(line for night in nights for line in night.lines if line.person == person)
+
+
+def _colour(colour: str | None) -> str:
+    """A member's colour as stored (#rrggbb), or the guests' grey: nothing else reaches the
+    SVG's attributes."""
+    return colour if colour and COLOUR.match(colour) else FALLBACK_COLOUR
+
+
+def _axis(highest: float) -> tuple[float, float]:
+    """The top of the y axis and the step of its gridlines: a round number at or above the
+    highest average, in at most four steps of 1, 2 or 5 x 10^k, numbers read at a glance."""
+    highest = max(highest, 1.0)
+    rough = highest / 4
+    magnitude = 10 ** math.floor(math.log10(rough))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= rough)
+    return math.ceil(highest / step) * step, step
+
+
+def _y_axis(top: float, step: float, y: Scale) -> list[str]:
+    values = [k * step for k in range(round(top / step) + 1)]
+    parts = ['<g class="y-grid" stroke="currentColor" stroke-opacity="0.2">']
+    for value in values:
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
+        )
+    parts.append("</g>")
+    parts.append('<g class="y-labels" text-anchor="end">')
+    for value in values:
+        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}">{value:g}</text>')
+    parts.append("</g>")
+    middle = TOP + PLOT_HEIGHT / 2
+    parts.append(
+        f'<text class="y-title" x="14" y="{middle:g}" text-anchor="middle" '
+        f'transform="rotate(-90 14 {middle:g})">{Y_TITLE}</text>'
+    )
+    return parts
+
+
+def _date(day: datetime.date, with_year: bool) -> str:
+    """A night as people say it: 14 Mar (with the year when the chart spans two)."""
+    return f"{day.day} {day:%b}" + (f" {day.year}" if with_year else "")
+
+
+def _x_axis(nights: Sequence[Night], x: Scale, multi_year: bool) -> list[str]:
+    """A date under each night, or under every few when there are too many to read."""
+    room = LABEL_ROOM * (1.4 if multi_year else 1)
+    every = max(1, math.ceil(len(nights) * room / (WIDTH - LEFT - RIGHT)))
+    baseline = TOP + PLOT_HEIGHT + 20
+    parts = ['<g class="x-labels" text-anchor="middle">']
+    for index, night in enumerate(nights):
+        if index % every == 0:
+            parts.append(
+                f'<text x="{x(index):.1f}" y="{baseline}">{_date(night.date, multi_year)}</text>'
+            )
+    parts.append("</g>")
+    return parts
+
+
+def _person_line(
+    nights: Sequence[Night], person: int, name: str, colour: str, x: Scale, y: Scale
+) -> list[str]:
+    """A person's polyline (when they played two nights or more) and a dot a night, each
+    dot with a tooltip of its figures."""
+    points = [
+        (index, night, line)
+        for index, night in enumerate(nights)
+        if (line := night.line(person)) is not None
+    ]
+    shown = escape(name)
+    parts = [f'<g class="person" data-person="{person}">']
+    if len(points) >= 2:
+        coordinates = " ".join(f"{x(i):.1f},{y(line.points_a_round):.1f}" for i, _, line in points)
+        parts.append(
+            f'<polyline points="{coordinates}" fill="none" stroke="{colour}" '
+            f'stroke-width="2.5" stroke-linejoin="round"><title>{shown}</title></polyline>'
+        )
+    for index, night, line in points:
+        wins = f"{line.wins:g} win{'' if line.wins == 1 else 's'}"
+        matches = f"{line.matches} match{'' if line.matches == 1 else 'es'}"
+        best = " (the night's winner)" if person in night.winners else ""
+        tip = (
+            f"{shown}, {_date(night.date, True)}: {line.points_a_round:.1f} points a round, "
+            f"{wins} in {matches}{best}"
+        )
+        parts.append(
+            f'<circle cx="{x(index):.1f}" cy="{y(line.points_a_round):.1f}" r="5" '
+            f'fill="{colour}" stroke="white" stroke-width="1.5"><title>{tip}</title></circle>'
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _legend(
+    people: Sequence[int], label: Mapping[int, str], colours: Mapping[int, str], top: float
+) -> list[str]:
+    column = (WIDTH - LEFT - RIGHT) / LEGEND_COLUMNS
+    parts = ['<g class="legend">']
+    for index, person in enumerate(people):
+        row, col = divmod(index, LEGEND_COLUMNS)
+        left, middle = LEFT + col * column, top + row * LEGEND_ROW + 8
+        name = label[person]
+        short = name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
+        parts.append(
+            f"<g><title>{escape(name)}</title>"
+            f'<rect x="{left:.1f}" y="{middle - 6:.1f}" width="12" height="12" rx="2" '
+            f'fill="{_colour(colours.get(person))}"/>'
+            f'<text x="{left + 18:.1f}" y="{middle + 4:.1f}">{escape(short)}</text></g>'
+        )
+    parts.append("</g>")
+    return parts

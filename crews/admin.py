@@ -26,7 +26,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
 from scoring.entries import Refused
-from scoring.models import Player
+from scoring.models import Match, Player
 
 from .merging import MergePlan, merge_people, plan
 from .models import Crew, CrewMatch, Member, Rating, Season
@@ -40,6 +40,31 @@ def crew_page(crew: Crew) -> str:
     except NoReverseMatch:
         return crew.code
     return format_html('<a href="{}">{}</a>', url, crew.code)
+
+
+class CrewFilter(admin.SimpleListFilter):
+    """For scoring's match list (``games.admin`` adds it): the matches filed to a crew, or
+    to none. Django's own related-field filter would hide itself, and drop the choice in
+    the address, while there is a single crew."""
+
+    title = "crew"
+    parameter_name = "crew"
+    NONE = "none"
+
+    def lookups(self, request, model_admin) -> list[tuple[str, str]]:
+        crews = [(str(pk), name) for pk, name in Crew.objects.values_list("pk", "name")]
+        return [*crews, (self.NONE, "filed to no crew")] if crews else []
+
+    def has_output(self) -> bool:
+        return bool(self.lookup_choices) or bool(self.value())  # a choice made is applied
+
+    def queryset(self, request, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        if self.value() == self.NONE:
+            return queryset.filter(crew_filing__isnull=True)
+        if self.value():
+            crew = int(self.value()) if self.value().isdigit() else 0
+            return queryset.filter(crew_filing__crew_id=crew)
+        return queryset
 
 
 class MemberInline(admin.TabularInline):

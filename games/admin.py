@@ -31,7 +31,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from crews.admin import merge_people_action
+from crews.admin import CrewFilter, merge_people_action
 from crews.merging import is_bot
 from games.engine import RecordError
 
@@ -186,7 +186,7 @@ class MatchAdmin(scoring_admin.MatchAdmin):
         scoring_admin.SetFilter,
         scoring_admin.PresetFilter,
         scoring_admin.VariantFilter,
-        ("crew_filing__crew", admin.RelatedOnlyFieldListFilter),
+        CrewFilter,
         scoring_admin.PersonFilter,
         "created_at",
     ]

@@ -94,6 +94,11 @@ class PersonFilter(admin.SimpleListFilter):
         chosen = Player.objects.filter(pk=self.person()).first() if self.person() else None
         return [(str(chosen.pk), f"{chosen.name} (#{chosen.pk})")] if chosen else []
 
+    def has_output(self) -> bool:
+        """Shown, and so applied, whenever the address names somebody: the changelist
+        drops a filter it does not show, and would list every match for a person gone."""
+        return bool(self.value())
+
     def queryset(self, request, queryset: QuerySet[Match]) -> QuerySet[Match]:
         if self.value():
             return queryset.filter(seats__player_id=self.person() or 0)

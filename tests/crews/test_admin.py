@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.admin.models import CHANGE, DELETION, LogEntry
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.models import CHANGE, DELETION, LogEntry
 from django.contrib.messages import get_messages
 from django.urls import reverse
 

@@ -79,9 +79,7 @@ def test_a_merge_moves_every_seat_membership_and_rating_and_loses_nothing(twice)
     after = counts()
     assert after == {**before, "members": before["members"] - 1, "players": before["players"] - 1}
     assert not Player.objects.filter(pk=anna.pk).exists()
-    assert set(Seat.objects.filter(pk__in=anna_seats).values_list("player", flat=True)) == {
-        ana.pk
-    }
+    assert set(Seat.objects.filter(pk__in=anna_seats).values_list("player", flat=True)) == {ana.pk}
     assert Entry.objects.filter(pk__in=anna_entries, seat__player=ana).count() == 4
     assert set(ana.matches.values_list("pk", flat=True)) == ana_matches | anna_matches
     assert outside.seats.get(position=0).player == ana
@@ -99,9 +97,7 @@ def test_the_ratings_of_the_seasons_concerned_are_worked_out_again(twice):
 
     merge_people(ana, anna, by="staff")
 
-    stored = {
-        r.player_id: (r.mu, r.sigma, r.matches) for r in Rating.objects.filter(season=season)
-    }
+    stored = {r.player_id: (r.mu, r.sigma, r.matches) for r in Rating.objects.filter(season=season)}
     assert stored == ratings(results(season_matches(season)))
     assert stored[ana.pk][2] == 2
     assert anna.pk not in stored

@@ -23,19 +23,23 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html
 
+from crews.admin import CrewFilter, merge_people_action
+from crews.merging import is_bot
 from games.engine import RecordError
 
 # Imported by name so that scoring's classes are registered before they are replaced below,
 # whichever of the two apps the admin's autodiscovery reaches first.
 from scoring import admin as scoring_admin
 from scoring.models import NAME_LENGTH, Match, Player, Seat
+from scoring.review import SHEET_PREFETCH
 
 from . import review
 from .models import Table, TableSeat
@@ -182,6 +186,8 @@ class MatchAdmin(scoring_admin.MatchAdmin):
         scoring_admin.SetFilter,
         scoring_admin.PresetFilter,
         scoring_admin.VariantFilter,
+        CrewFilter,
+        scoring_admin.PersonFilter,
         "created_at",
     ]
     search_fields = [*scoring_admin.MatchAdmin.search_fields, "table__code"]
@@ -337,9 +343,50 @@ class MatchAdmin(scoring_admin.MatchAdmin):
 
 
 class PlayerAdmin(scoring_admin.PlayerAdmin):
-    """Scoring's players, with statistics that count the bots of online tables by level."""
+    """Scoring's players, with statistics that count the bots of online tables by level; a
+    person's page lists their matches and their own statistics, and two people entered twice
+    are merged into one from the list (the action is the crews' merge, which also moves their
+    memberships and ratings)."""
 
     change_list_template = "admin/games/player_change_list.html"  # links the statistics
+    list_display = ["name", "match_count", "created_at"]
+    actions = [merge_people_action]
+    fields = ["name", "created_at", "results", "matches_played"]
+    readonly_fields = ["created_at", "results", "matches_played"]
+
+    # The newest matches a person's page lists; the link under them lists every one.
+    MATCHES_LISTED = 50
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
+        return super().get_queryset(request).annotate(seat_count=Count("seats"))
+
+    @admin.display(description="matches", ordering="seat_count")
+    def match_count(self, player: Player) -> str:
+        url = reverse("admin:scoring_match_changelist") + f"?person={player.pk}"
+        return format_html('<a href="{}">{}</a>', url, player.seat_count)
+
+    @admin.display(description="matches")
+    def matches_played(self, player: Player) -> str:
+        """The newest matches, each a link to its review, and a link to the whole list."""
+        matches = list(
+            Match.objects.filter(seats__player=player)
+            .prefetch_related(*SHEET_PREFETCH)
+            .order_by("-created_at", "-pk")[: self.MATCHES_LISTED + 1]
+        )
+        context = {
+            "player": player,
+            "matches": matches[: self.MATCHES_LISTED],
+            "more": len(matches) > self.MATCHES_LISTED,
+            "all": reverse("admin:scoring_match_changelist") + f"?person={player.pk}",
+        }
+        return render_to_string("admin/scoring/player/matches.html", context)
+
+    @admin.display(description="statistics")
+    def results(self, player: Player) -> str:
+        """Their tally as the statistics page counts it: finished matches played here."""
+        people, _ = review.tallies(review.reviewed_matches().filter(seats__player=player))
+        context = {"tally": people.get(player.pk), "bot": is_bot(player)}
+        return render_to_string("admin/scoring/player/tally.html", context)
 
     def get_urls(self) -> list:
         statistics = self.admin_site.admin_view(self.statistics_view)

@@ -345,6 +345,14 @@ def statistics(matches: Iterable[Match]) -> tuple[list[Tally], list[Tally]]:
     """Tallies of the people (by Player) and of the bots (by level, from the online table's
     seats), each from the match's score sheet. A person's seat played for a while by a
     stand-in bot still counts as the person's."""
+    people, bots = tallies(matches)
+    ranked = sorted(people.values(), key=lambda t: (-t.matches, t.label.casefold()))
+    return ranked, sorted(bots.values(), key=lambda t: t.label)
+
+
+def tallies(matches: Iterable[Match]) -> tuple[dict[int, Tally], dict[str, Tally]]:
+    """The tallies of :func:`statistics` by whom they count: people by their Player's id
+    (two people may share a name), bots by level. A person's page reads their own."""
     people: dict[int, Tally] = {}
     bots: dict[str, Tally] = {}
     for match in matches:
@@ -366,5 +374,4 @@ def statistics(matches: Iterable[Match]) -> tuple[list[Tally], list[Tally]]:
                 for cell in row.cells
                 if cell.seat == seat.position and cell.score is not None
             ]
-    ranked = sorted(people.values(), key=lambda t: (-t.matches, t.label.casefold()))
-    return ranked, sorted(bots.values(), key=lambda t: t.label)
+    return people, bots

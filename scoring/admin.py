@@ -78,6 +78,33 @@ class VariantFilter(admin.SimpleListFilter):
         return queryset
 
 
+class PersonFilter(admin.SimpleListFilter):
+    """The matches one person sat at, by their Player's id (``?person=12``): two people may
+    share a name, and there are far too many people to list them all beside the matches.
+    A person's page links here; the filter names the person while it is on."""
+
+    title = "person"
+    parameter_name = "person"
+
+    def person(self) -> int | None:
+        value = self.value()
+        return int(value) if value and value.isdigit() else None
+
+    def lookups(self, request, model_admin) -> list[tuple[str, str]]:
+        chosen = Player.objects.filter(pk=self.person()).first() if self.person() else None
+        return [(str(chosen.pk), f"{chosen.name} (#{chosen.pk})")] if chosen else []
+
+    def has_output(self) -> bool:
+        """Shown, and so applied, whenever the address names somebody: the changelist
+        drops a filter it does not show, and would list every match for a person gone."""
+        return bool(self.value())
+
+    def queryset(self, request, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        if self.value():
+            return queryset.filter(seats__player_id=self.person() or 0)
+        return queryset
+
+
 # -- a match's page ------------------------------------------------------------------------
 
 
@@ -148,7 +175,7 @@ class MatchAdmin(admin.ModelAdmin):
         "winner_names",
         "rounds_played",
     ]
-    list_filter = ["status", SetFilter, PresetFilter, VariantFilter, "created_at"]
+    list_filter = ["status", SetFilter, PresetFilter, VariantFilter, PersonFilter, "created_at"]
     search_fields = ["seats__player__name", "code", "viewer_code", "created_by"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, MatchChangeInline]

@@ -1,4 +1,5 @@
-"""HTTP routes of the crews. ``/c/<code>/`` is the crew's join link: the code is its secret."""
+"""HTTP routes of the crews. ``/c/<code>/`` is the crew's join link: the code is its secret.
+The JSON export is the online table's (games.urls): it holds the online matches' records."""
 
 from django.urls import path
 
@@ -17,5 +18,4 @@ urlpatterns = [
     path("c/<str:code>/sheet/", views.new_sheet, name="new-sheet"),
     path("c/<str:code>/file/", views.file_match, name="file"),
     path("c/<str:code>/crew.csv", views.export_csv, name="export-csv"),
-    path("c/<str:code>/crew.json", views.export_json, name="export-json"),
 ]

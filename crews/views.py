@@ -5,7 +5,7 @@ claims and the export. Thin: a form, a service, a redirect."""
 from __future__ import annotations
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -191,15 +191,6 @@ def export_csv(request: HttpRequest, code: str) -> HttpResponse:
     _member(request, found)
     response = HttpResponse(export.crew_csv(found), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="crew-{found.pk}.csv"'
-    return response
-
-
-@require_GET
-def export_json(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Crew, code=code)
-    _member(request, found)
-    response = JsonResponse(export.crew_json(found), json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="crew-{found.pk}.json"'
     return response
 
 

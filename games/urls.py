@@ -20,4 +20,5 @@ urlpatterns = [
     path("t/<str:code>/seats/<int:position>/link/", views.seat_link, name="seat-link"),
     path("t/<str:code>/again/", views.play_again, name="again"),
     path("t/<str:code>/rejoin/<str:token>/", views.rejoin, name="rejoin"),
+    path("c/<str:code>/crew.json", views.crew_json, name="crew-json"),
 ]

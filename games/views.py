@@ -21,13 +21,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from crews import export as crew_export
 from crews import services as crew_services
 from crews import sessions as crew_sessions
 from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import screens, services, sessions
+from . import review, screens, services, sessions
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import Table, TableSeat
 
@@ -60,6 +61,18 @@ def new_table(request: HttpRequest) -> HttpResponse:
         form = TableForm(initial=TableForm.initial_for("standard", host))
     context = {"form": form, "presets": PRESET_DESCRIPTIONS, "crew": crew}
     return render(request, "games/new.html", context)
+
+
+@require_GET
+def crew_json(request: HttpRequest, code: str) -> HttpResponse:
+    """A crew's whole history as JSON, for a member: here rather than in crews because an
+    online match's record is the table's move log."""
+    crew, _ = _crew_member(request, code)
+    response = JsonResponse(
+        crew_export.crew_json(crew, review.records_of), json_dumps_params={"indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="crew-{crew.pk}.json"'
+    return response
 
 
 def _crew_member(request: HttpRequest, code: str | None) -> tuple[Crew | None, Member | None]:

@@ -1,0 +1,104 @@
+"""A crew in Chromium, on two phones: Ana makes the crew, Ben joins it from its link, they
+play a score sheet and an online table with a bot for the crew, and the crew page on both
+phones shows the standings and the game-night chart change without a reload (against
+daphne, so the crew's socket is the real one)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from crews.models import CrewMatch, Rating
+from games.models import Table
+
+from .test_table import DEAL, MATCH_TIMEOUT, SCREENSHOTS, match_over, take_turn
+
+pytestmark = pytest.mark.browser
+
+
+def standings_row(page: Page, name: str):
+    return page.locator("#crew-live table.standings tbody tr", has_text=name)
+
+
+def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
+    asgi_server, phone, server_db
+):
+    ana_phone, ben_phone = phone(), phone()
+    ana, ben = ana_phone.new_page(), ben_phone.new_page()
+
+    ana.goto(f"{asgi_server.url}/c/new/")
+    ana.get_by_label("The crew's name").fill("Thursday dominoes")
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name="Start the crew").click()
+    expect(ana.get_by_role("heading", name="Thursday dominoes", level=1)).to_be_visible()
+    crew_link = ana.url
+
+    ben.goto(crew_link)
+    ben.get_by_label("Your name").fill("Ben")
+    ben.get_by_role("button", name="Join Thursday dominoes").click()
+    expect(ben.locator(".lead")).to_contain_text("You are Ben")
+    # Both crew pages stay open in tabs of their own; the socket is open once the page
+    # says so, and Ben's joining already reached Ana's page.
+    ana_crew, ben_crew = ana, ben
+    expect(ana_crew.locator("#crew-live .members")).to_contain_text("Ben")
+    ana, ben = ana_phone.new_page(), ben_phone.new_page()
+
+    # A score sheet for the crew, one round: Ana goes out, Ben holds 12.
+    ana.goto(crew_link)
+    ana.get_by_role("link", name="Score sheet for the crew").click()
+    expect(ana.get_by_label("Player 1", exact=True)).to_have_value("Ana")
+    ana.get_by_label("Player 2", exact=True).fill("Ben")
+    ana.get_by_label("Rounds to play").select_option("1")
+    ana.get_by_role("button", name="Start the score sheet").click()
+    expect(ana.locator("#live")).to_have_attribute("data-connection", "open")
+    ana.locator("#cell-1-0").click()
+    ana.locator("#editor").get_by_role("button", name="Went out").click()
+    ana.locator("#cell-1-1").click()
+    ana.locator("#editor").get_by_label("Pips left in hand").fill("12")
+    ana.locator("#editor").get_by_role("button", name="Save count").click()
+    for page in (ana_crew, ben_crew):
+        expect(standings_row(page, "Ana")).to_contain_text("Ana 1 1")
+        expect(standings_row(page, "Ben")).to_contain_text("Ben 1 0 12.0")
+
+    # An online table for the crew: Ana, Ben and a greedy bot, one round.
+    ana.goto(crew_link)
+    ana.get_by_role("link", name="Online table for the crew").click()
+    expect(ana.get_by_label("Your name", exact=True)).to_have_value("Ana")
+    ana.get_by_label("Seats", exact=True).select_option("3")
+    ana.get_by_label("Set", exact=True).select_option("6")
+    ana.get_by_label("Rounds to play", exact=True).fill("1")
+    ana.get_by_role("button", name="Open the table").click()
+    expect(ana.get_by_role("heading", name="Seats")).to_be_visible()
+    code = ana.url.rstrip("/").rsplit("/", 1)[1]
+    ben.goto(ana.url)
+    expect(ben.get_by_label("Your name", exact=True)).to_have_value("Ben")  # the member
+    ben.get_by_role("button", name="Take the seat").click()
+    expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
+    ana.get_by_role("button", name="Add a greedy bot").click()
+    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    start = ana.get_by_role("button", name="Start the match with 3 players")
+    expect(start).to_be_visible()
+    start.click()
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while not (match_over(ana) and match_over(ben)):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if not any([take_turn(page) for page in (ana, ben)]):
+            ana.wait_for_timeout(100)
+
+    for page in (ana_crew, ben_crew):
+        expect(standings_row(page, "Ana")).to_contain_text("Ana 2")
+        expect(standings_row(page, "Ben")).to_contain_text("Ben 2")
+        expect(page.locator("#crew-live tbody.bots")).to_contain_text("Greedy bot 1")
+        expect(page.locator("#crew-live .chart svg circle")).to_have_count(2)
+        expect(page.locator("#crew-live .ratings li")).to_have_count(2)
+    table = Table.objects.using(server_db).get(code=code)
+    crew_code = crew_link.rstrip("/").rsplit("/", 1)[1]
+    filed = CrewMatch.objects.using(server_db).filter(crew__code=crew_code)
+    assert filed.count() == 2 and filed.filter(match=table.match_id).exists()
+    assert (
+        Rating.objects.using(server_db).filter(season__crew__in=filed.values("crew")).count() == 2
+    )
+    SCREENSHOTS.mkdir(exist_ok=True)
+    ben_crew.screenshot(path=str(SCREENSHOTS / "crew-phone.png"), full_page=True)

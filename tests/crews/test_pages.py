@@ -1,0 +1,134 @@
+"""The crew's pages through Django's test client: making a crew, joining it, the crew page
+for a member (and the join page for anyone else), a sheet and a table for the crew, filing a
+match afterwards, the export; a device that is not a member reaches nothing of the crew."""
+
+import pytest
+from django.urls import reverse
+
+from crews import services
+from crews.models import Crew, CrewMatch
+from games.engine.rules import Rules
+from games.forms import TableForm
+from games.models import Table
+from scoring import services as sheets
+from scoring.entries import EntryValue
+from scoring.forms import MatchForm
+from scoring.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def filled(initial: dict) -> dict:
+    """A form's initial values as a browser posts them: unticked boxes are left out."""
+    return {
+        k: ("on" if v is True else v)
+        for k, v in initial.items()
+        if v is not False and v is not None
+    }
+
+
+def device_of(client) -> str:
+    session = client.session
+    session["device"] = session.get("device") or f"device-{id(client)}"
+    session.save()
+    return session["device"]
+
+
+@pytest.fixture
+def ana(client):
+    return client
+
+
+@pytest.fixture
+def crew(ana):
+    crew, _ = services.create_crew("Thursday dominoes", "Ana", device_of(ana))
+    return crew
+
+
+def test_making_a_crew_makes_its_founder_a_member_of_it(client):
+    response = client.post(
+        reverse("crews:new"), {"name": "Thursday dominoes", "founder": "Ana"}, follow=True
+    )
+    crew = Crew.objects.get()
+    assert response.redirect_chain[-1][0] == reverse("crews:crew", args=[crew.code])
+    assert "You are" in response.content.decode() and crew.members.get().name == "Ana"
+
+
+def test_a_device_that_is_not_a_member_is_asked_who_it_is(crew, django_user_model, client):
+    stranger = client.__class__()
+    page = stranger.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    assert "Who are you?" in page and "Ana" in page and "Standings" not in page
+    for name in ("crews:export-csv", "games:crew-json", "crews:new-sheet", "crews:file"):
+        assert stranger.get(reverse(name, args=[crew.code])).status_code == 404
+    assert stranger.get(reverse("games:new") + f"?crew={crew.code}").status_code == 404
+
+
+def test_joining_as_a_new_member_and_picking_a_member_already_taken(crew, client):
+    ben = client.__class__()
+    ben.post(reverse("crews:join", args=[crew.code]), {"name": "Ben", "colour": "#123456"})
+    assert crew.members.get(player__name="Ben").colour == "#123456"
+    assert "You are" in ben.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    thief = client.__class__()
+    ana = crew.members.get(player__name="Ana")
+    page = thief.post(reverse("crews:join", args=[crew.code]), {"member": ana.pk})
+    assert "Ask somebody in the crew to approve" in page.content.decode()
+    ben_page = ben.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    assert "Another device says it is <strong>Ana</strong>" in ben_page
+
+
+def test_a_bad_new_member_is_refused_with_the_reason(crew, client):
+    other = client.__class__()
+    response = other.post(reverse("crews:join", args=[crew.code]), {"name": "\u200b"})
+    assert response.status_code == 400
+    assert "letters or digits" in response.content.decode()
+    assert crew.members.count() == 1
+
+
+def test_a_sheet_for_the_crew_from_its_page(crew, ana):
+    form = ana.get(reverse("crews:new-sheet", args=[crew.code])).content.decode()
+    assert "New score sheet for Thursday dominoes" in form and 'value="Ana"' in form
+    data = {**filled(MatchForm.initial_for("standard", 12)), "player_1": "Ana", "player_2": "Ben"}
+    response = ana.post(reverse("crews:new-sheet", args=[crew.code]), data)
+    match = Match.objects.get()
+    assert response.status_code == 302 and CrewMatch.objects.get(match=match).crew == crew
+
+
+def test_filing_a_match_by_its_link(crew, ana):
+    match = sheets.create_match(["Anna", "Zoe"], Rules(rounds=1), by="Anna")
+    url = reverse("crews:file", args=[crew.code])
+    link = f"http://testserver/s/{match.code}/"
+    page = ana.post(url, {"link": link}).content.decode()
+    assert "Seat 1: Anna" in page and "Seat 2: Zoe" in page
+    ana_member = crew.members.get()
+    response = ana.post(url, {"link": link, "file": "1", "seat_0": ana_member.pk, "seat_1": ""})
+    assert response.status_code == 302
+    assert match.seats.get(position=0).player == ana_member.player
+    assert (
+        "filed already"
+        in ana.post(url, {"link": link, "file": "1", "seat_0": ana_member.pk}).content.decode()
+    )
+    assert "No match has that link" in ana.post(url, {"link": "nonsense"}).content.decode()
+
+
+def test_a_table_for_the_crew_is_hosted_by_the_member(crew, ana):
+    form = ana.get(reverse("games:new") + f"?crew={crew.code}").content.decode()
+    assert "Start a table for Thursday dominoes" in form
+    data = {**filled(TableForm.initial_for("standard", "Someone else")), "crew": crew.code}
+    response = ana.post(reverse("games:new"), data)
+    table = Table.objects.get()
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert (table.crew, table.seats.get().name) == (crew, "Ana")
+
+
+def test_the_export_lists_the_crew_history(crew, ana, django_capture_on_commit_callbacks):
+    match = services.open_sheet(crew, ["Ana", "Ben"], Rules(rounds=1), by="Ana")
+    with django_capture_on_commit_callbacks(execute=True):
+        for seat, value in enumerate([EntryValue.out(), EntryValue.count(7)]):
+            sheets.record_entry(match, 1, seat, value, base_version=0, client_id=None, by="Ana")
+    csv = ana.get(reverse("crews:export-csv", args=[crew.code])).content.decode()
+    assert "Ana" in csv and "Ben" in csv
+    data = ana.get(reverse("games:crew-json", args=[crew.code])).json()
+    assert data["crew"] == "Thursday dominoes" and len(data["matches"]) == 1
+    assert [seat["name"] for seat in data["matches"][0]["seats"]] == ["Ana", "Ben"]
+    page = ana.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    assert "Standings" in page and "<svg" in page

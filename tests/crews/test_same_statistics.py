@@ -26,7 +26,7 @@ NAMES = ["Ana", "Ben", "Cy"]
 OUT, OUT_ON_A_DOUBLE = "out", "out on a double"
 
 # Two rounds each, a cell a seat: the tiles left in hand, or how the seat went out.
-# Round 1 is the round of the double-12, round 2 of the double-11.
+# Two rounds count down to the blank: round 1 is the double-1's, round 2 the double-blank's.
 BEN_WINS = [
     [OUT, [(1, 2), (5, 5)], [(0, 0), (3, 4)]],  # 0, 13 + 10, 7 + 50 + 10
     [[(6, 6)], OUT_ON_A_DOUBLE, [(2, 3)]],  # 12 + 10, -10, 5

@@ -4,9 +4,13 @@ an edit to a finished match, a match becoming unfinished again, or a new season 
 trace of an older calculation. People only: bots are never rated, and a match with one
 person in it moves nobody."""
 
+import contextlib
+import threading
+import time
 import uuid
 
 import pytest
+from django.db import connection, transaction
 
 from crews import services as crews
 from crews.models import Rating
@@ -218,3 +222,48 @@ def test_a_new_season_starts_from_scratch(crew, committed):
     assert rated[person(crew, "Ben")][0] > rated[person(crew, "Ana")][0]
     assert {n for _, _, n in rated.values()} == {1}
     assert rated == from_scratch(second)
+
+
+# -- two recomputes at once ----------------------------------------------------------------
+
+
+def in_thread(work, errors: list) -> threading.Thread:
+    def run():
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 - the test reports what the thread got
+            errors.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_recomputes_of_a_season_at_once_both_succeed(crew):
+    """Two matches of a season committed at once each recompute its ratings after their
+    commit: the second waits for the first (the season's row lock) instead of writing a
+    second set of rows beside the first. Row locks are PostgreSQL's: SQLite has one writer
+    at a time anyway."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: runs on PostgreSQL (DATABASE_URL)")
+    play(crew, contextlib.nullcontext, ["Ana", "Ben"], [[None, 6], [2, None]])
+    season = crew.current_season()
+    first_done = threading.Event()
+
+    def slow():
+        with transaction.atomic():
+            recompute(season)
+            first_done.set()
+            time.sleep(0.5)  # still holding what it wrote when the second one starts
+
+    errors: list = []
+    first = in_thread(slow, errors)
+    assert first_done.wait(timeout=10)
+    second = in_thread(lambda: recompute(season), errors)
+    for thread in (first, second):
+        thread.join(timeout=30)
+    assert errors == []
+    assert stored(season) == from_scratch(season)

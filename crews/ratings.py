@@ -45,9 +45,14 @@ def season_matches(season: Season) -> list[Match]:
 
 
 def recompute(season: Season) -> None:
-    """Store the season's ratings as :func:`ratings` works them out from its matches."""
-    worked_out = ratings(results(season_matches(season)))
+    """Store the season's ratings as :func:`ratings` works them out from its matches.
+
+    The season's row is locked first, so two matches committed at once recompute one after
+    the other, the second reading what the first committed: otherwise the second deletes
+    only the rows it saw and writes its own beside the first's (a unique-key error)."""
     with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        worked_out = ratings(results(season_matches(season)))
         Rating.objects.filter(season=season).delete()
         Rating.objects.bulk_create(
             Rating(season=season, player_id=person, mu=mu, sigma=sigma, matches=n)

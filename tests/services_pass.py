@@ -1,4 +1,4 @@
-"""Run the online-play, score-sheet and production tests again on PostgreSQL and Redis.
+"""Run the online-play, crews, score-sheet and production tests again on PostgreSQL and Redis.
 
 `make test` runs the whole suite on the embedded default (SQLite, the in-memory channel
 layer), then this pass: the same consumer and service tests, plus the tests that only mean
@@ -19,7 +19,7 @@ from tests import services
 
 DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/mexican_train"
 REDIS_URL = "redis://127.0.0.1:6379/14"  # a database of its own, away from a developer's data
-SUITES = ("tests/games", "tests/scoring", "tests/production")
+SUITES = ("tests/games", "tests/crews", "tests/scoring", "tests/production")
 
 
 def main(argv: list[str]) -> int:

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 
 from scoring.entries import Refused
@@ -34,12 +34,13 @@ from .ratings import recompute
 
 
 def crew_page(crew: Crew) -> str:
-    """A link to the crew's own page, or its code while the site has no crew pages."""
-    try:
-        url = reverse("crews:crew", kwargs={"code": crew.code})
-    except NoReverseMatch:
-        return crew.code
-    return format_html('<a href="{}">{}</a>', url, crew.code)
+    """A link to the crew's own page, and to filing a match for it (staff may file one)."""
+    return format_html(
+        '<a href="{}">{}</a> · <a href="{}">file a match played without the crew</a>',
+        reverse("crews:crew", kwargs={"code": crew.code}),
+        crew.code,
+        reverse("crews:file", kwargs={"code": crew.code}),
+    )
 
 
 class CrewFilter(admin.SimpleListFilter):

@@ -162,9 +162,11 @@ def new_sheet(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def file_match(request: HttpRequest, code: str) -> HttpResponse:
-    """Count a match played without the crew: find it by its link, then say who sat where."""
+    """Count a match played without the crew: find it by its link, then say who sat where.
+    A member of the crew may, or staff (the crew's admin page links here)."""
     found = get_object_or_404(Crew, code=code)
-    me = _member(request, found)
+    staff = request.user.is_staff
+    by = request.user.get_username() if staff else _member(request, found).name
     members = list(found.members.select_related("player"))
     finder = FindMatchForm(request.POST if "link" in request.POST else None)
     match: Match | None = None
@@ -176,11 +178,15 @@ def file_match(request: HttpRequest, code: str) -> HttpResponse:
         seats_form = SeatsForm(post, seats=seats, members=members)
         if post is not None and seats_form.is_valid():
             try:
-                services.file_match(found, match, seats_form.members(), by=me.name)
+                services.file_match(found, match, seats_form.members(), by=by)
             except Refused as refusal:
                 seats_form.add_error(None, str(refusal))
             else:
-                return redirect("crews:crew", code=code)
+                return (
+                    redirect("admin:crews_crew_change", found.pk)
+                    if staff
+                    else (redirect("crews:crew", code=code))
+                )
     context = {"crew": found, "finder": finder, "match": match, "seats_form": seats_form}
     return render(request, "crews/file.html", context)
 

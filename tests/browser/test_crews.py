@@ -1,7 +1,7 @@
 """A crew in Chromium, on two phones: Ana makes the crew, Ben joins it from its link, they
 play a score sheet and an online table with a bot for the crew, and the crew page on both
 phones shows the standings and the game-night chart change without a reload (against
-daphne, so the crew's socket is the real one)."""
+daphne, so the crew's socket is the real one). The crew's pages pass axe-core too."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from crews.models import CrewMatch, Rating
 from games.models import Table
+from tests.browser.axe import assert_accessible
 
 from .test_table import DEAL, MATCH_TIMEOUT, SCREENSHOTS, match_over, take_turn
 
@@ -38,6 +39,7 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     crew_link = ana.url
 
     ben.goto(crew_link)
+    assert_accessible(ben)  # the question: who are you?
     ben.get_by_label("Your name").fill("Ben")
     ben.get_by_role("button", name="Join Thursday dominoes").click()
     expect(ben.locator(".lead")).to_contain_text("You are Ben")
@@ -102,5 +104,6 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     assert (
         Rating.objects.using(server_db).filter(season__crew__in=filed.values("crew")).count() == 2
     )
+    assert_accessible(ben_crew)
     SCREENSHOTS.mkdir(exist_ok=True)
     ben_crew.screenshot(path=str(SCREENSHOTS / "crew-phone.png"), full_page=True)

@@ -132,3 +132,14 @@ def test_the_export_lists_the_crew_history(crew, ana, django_capture_on_commit_c
     assert [seat["name"] for seat in data["matches"][0]["seats"]] == ["Ana", "Ben"]
     page = ana.get(reverse("crews:crew", args=[crew.code])).content.decode()
     assert "Standings" in page and "<svg" in page
+
+
+def test_staff_file_a_match_for_a_crew_they_are_not_in(crew, admin_client):
+    match = sheets.create_match(["Anna", "Zoe"], Rules(rounds=1), by="Anna")
+    url = reverse("crews:file", args=[crew.code])
+    ana = crew.members.get()
+    data = {"link": match.code, "file": "1", "seat_0": ana.pk}
+    response = admin_client.post(url, data)
+    assert response.status_code == 302
+    assert CrewMatch.objects.get(match=match).filed_by == "admin"
+    assert admin_client.get(reverse("admin:crews_crew_change", args=[crew.pk])).status_code == 200

@@ -20,8 +20,9 @@ nginx limits connections and upgrades per address, daphne the size of one messag
   flight are never handled, so nothing is sent to a closing socket;
 - whatever ends a socket (a close, a client gone, an exception, a cancelled task), its
   ``release`` runs once, in a ``finally``: the seat is marked away even when a handler failed;
-- once a flood is over, the memory its frames took is handed back to the system
-  (``return_freed_memory``).
+- a flooding socket's frames that daphne goes on reading until the connection is gone are
+  read and dropped as they arrive, and once it is gone the memory they took is handed back
+  to the system (``drain``, ``return_freed_memory``).
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ RATE = 10.0  # ...and per second after that
 CONNECT_COST = 3  # opening a socket spends three: eight phones on one wifi may open at once
 PENALTY = 10.0  # seconds a flooding sender waits before it may connect again
 # Daphne reads a closed socket's frames until its close handshake times out (autobahn's
-# default, 1 s): the flood is over a little after that.
-FLOOD_OVER = 2.0
+# default, 1 s, later on a busy process): the drain gives up waiting after this long.
+DRAIN_LIMIT = 30.0
 
 
 @dataclass
@@ -110,6 +111,22 @@ def return_freed_memory() -> None:
         ctypes.CDLL(None).malloc_trim(0)
 
 
+_draining: set[asyncio.Task] = set()  # the running drains, kept from the garbage collector
+
+
+async def drain(queue: asyncio.Queue) -> None:
+    """Read and drop what a stopped socket's client still sends, until daphne says the
+    connection is gone, then hand the memory back. Daphne queues every frame it reads for
+    the consumer, stopped or not, so a flood's tail would otherwise pile up there (some
+    100,000 frames in the second a close handshake takes), and be freed only with the
+    connection, at no moment this process could tell."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_LIMIT):
+            while (await queue.get())["type"] != "websocket.disconnect":
+                pass
+    return_freed_memory()
+
+
 class BadMessage(ValueError):
     """A frame that is not a JSON object of the protocol's shape: the text says why."""
 
@@ -152,7 +169,8 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         # Daphne (and asgiref's test communicator) hand a consumer its queue's ``get``: the
         # queue's size is what the client sent that waits to be handled.
         queue = getattr(receive, "__self__", None)
-        self.waiting = queue.qsize if isinstance(queue, asyncio.Queue) else lambda: 0
+        self.queue = queue if isinstance(queue, asyncio.Queue) else None
+        self.waiting = queue.qsize if self.queue is not None else lambda: 0
         try:
             await super().__call__(scope, receive, send)
         except asyncio.CancelledError:
@@ -209,7 +227,10 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             for key in {self.sender, address_of(self.scope)}:
                 budget(key, now).allowance = -PENALTY * RATE
             log.info("Closed a flooding %s socket of %s", type(self).__name__, self.sender)
-            asyncio.get_running_loop().call_later(FLOOD_OVER, return_freed_memory)
+            if self.queue is not None:
+                task = asyncio.get_running_loop().create_task(drain(self.queue))
+                _draining.add(task)
+                task.add_done_callback(_draining.discard)
             await self.stop(FLOOD)
         if len(frame.get("text") or frame.get("bytes") or "") > MAX_MESSAGE:
             await self.stop(TOO_BIG)

@@ -14,11 +14,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from crews.routing import websocket_urlpatterns as crews_websockets  # noqa: E402
+from games.coach import WORKER_CHANNEL  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
+from games.worker import CoachWorker  # noqa: E402
 from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa: E402
 
 websocket_urlpatterns = [*games_websockets, *crews_websockets, *scoring_websockets]
@@ -42,5 +44,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
+        # The coach's worker: `manage.py runworker coach` (games/worker.py).
+        "channel": ChannelNameRouter({WORKER_CHANNEL: CoachWorker.as_asgi()}),
     }
 )

@@ -264,6 +264,15 @@ BOT_TURN_DELAY = float(ENV.get("BOT_TURN_DELAY", "0.8"))
 # Seconds between the end of a round and the next deal when not everybody presses Ready.
 NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))
 
+# The coach (games.coach): how long its search weighs one decision, or how many playouts
+# (a count keeps a review the same on any machine; tests set it), and how many expected
+# points a decision must cost to be marked. With Redis the reviews run in the worker
+# process (`manage.py runworker coach`); the embedded default runs them in a thread.
+COACH_BUDGET = float(ENV.get("COACH_BUDGET", "0.5"))
+COACH_PLAYOUTS = int(ENV["COACH_PLAYOUTS"]) if ENV.get("COACH_PLAYOUTS") else None
+COACH_MARK = float(ENV.get("COACH_MARK", "5"))
+COACH_IN_PROCESS = not ENV.get("REDIS_URL")
+
 # Everything goes to stdout, where daphne, docker and CI collect it.
 LOGGING = {
     "version": 1,

@@ -41,7 +41,7 @@ from scoring import admin as scoring_admin
 from scoring.models import NAME_LENGTH, Match, Player, Seat
 from scoring.review import SHEET_PREFETCH
 
-from . import review
+from . import coach, review
 from .models import Table, TableSeat
 
 
@@ -304,6 +304,7 @@ class MatchAdmin(scoring_admin.MatchAdmin):
         )
         if request.GET.get("frame"):
             return TemplateResponse(request, "admin/scoring/match/replay_frame.html", context)
+        context["coach"] = coach.staff_review(review.table_of(match), number, teller)
         return TemplateResponse(request, "admin/scoring/match/replay.html", context)
 
     def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:

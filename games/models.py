@@ -279,6 +279,68 @@ class Move(models.Model):
         return f"{self.table.code} #{self.number}: {what}"
 
 
+class RoundReview(models.Model):
+    """The coach's look at one finished round of a table: queued when the round ends,
+    worked through in the background (games.coach), its decisions kept once done. The row
+    is the queue: whatever wakes the worker, a restart loses nothing still queued."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reviews")
+    round_number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    decisions_total = models.PositiveSmallIntegerField(default=0)
+    decisions_done = models.PositiveSmallIntegerField(default=0)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "round_number"], name="review_once_a_round"),
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "running", "done", "failed"]),
+                name="review_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} round {self.round_number}: {self.get_status_display()}"
+
+
+class Decision(models.Model):
+    """One choice a person made in a reviewed round, weighed by the expert's search: the
+    round points it expected after the choice made and after the best one."""
+
+    review = models.ForeignKey(RoundReview, on_delete=models.CASCADE, related_name="decisions")
+    step = models.PositiveSmallIntegerField(help_text="The action's place in its round, from 1.")
+    seat = models.PositiveSmallIntegerField()
+    chosen = models.JSONField(help_text="The action taken, as in the game record.")
+    best = models.JSONField(help_text="The action the expert expected to score least.")
+    expected_chosen = models.FloatField()
+    expected_best = models.FloatField()
+    marked = models.BooleanField(default=False, help_text="It cost at least the coach's mark.")
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["review", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["review", "step"], name="decision_once_a_step"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.review} step {self.step}: costs {self.cost:.1f}"
+
+    @property
+    def cost(self) -> float:
+        return self.expected_chosen - self.expected_best
+
+
 def group_name(code: str) -> str:
     """The channel-layer group every socket open on the table of ``code`` listens to."""
     return f"table-{code}"

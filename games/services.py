@@ -35,6 +35,7 @@ from games.engine.tiles import Tile
 from scoring import services as sheet
 from scoring.models import Match
 
+from . import coach
 from .forms import Intent
 from .models import (
     BOT_LEVELS,
@@ -569,6 +570,7 @@ def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game)
         sheet.record_round(
             table.match, rnd.number, hands, by="the table", on_double=rnd.result.out_on_double
         )
+        coach.queue_round(table, rnd.number)
         if game.is_over:
             table.status = Table.Status.FINISHED
             table.next_round_at = None

@@ -28,9 +28,9 @@ from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import review, screens, services, sessions
+from . import coach, review, screens, services, sessions
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
-from .models import Table, TableSeat
+from .models import RoundReview, Table, TableSeat
 
 
 @require_http_methods(["GET", "POST"])
@@ -61,6 +61,69 @@ def new_table(request: HttpRequest) -> HttpResponse:
         form = TableForm(initial=TableForm.initial_for("standard", host))
     context = {"form": form, "presets": PRESET_DESCRIPTIONS, "crew": crew}
     return render(request, "games/new.html", context)
+
+
+@never_cache
+@require_GET
+def coach_status(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The coach's line on the round-end card, for this device's seat: at work (the card
+    asks again in a moment), or what the marked decisions cost."""
+    found, me = _my_seat(request, code)
+    review = found.reviews.filter(round_number=number).first()
+    if review is not None and review.status == RoundReview.Status.QUEUED:
+        coach.wake()  # queued before a restart, perhaps: nothing else may wake the worker
+    context = {"table": found, "number": number, "coach": coach.summary(review, me.position)}
+    return render(request, "games/partials/coach_status.html", context)
+
+
+@never_cache
+@require_GET
+def coach_review(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A player's own review of a finished round: their marked decisions one at a time, the
+    board and their hand as they saw them, what they played and what the expert preferred."""
+    found, me = _my_seat(request, code)
+    review = found.reviews.filter(round_number=number, status=RoundReview.Status.DONE).first()
+    if review is None:
+        raise Http404("That round has not been reviewed yet.")
+    marked = list(review.decisions.filter(seat=me.position, marked=True))
+    moments = {m.step: m for m in coach.moments(found, number)} if marked else {}
+    index = min(max(_index(request.GET.get("d")), 0), max(len(marked) - 1, 0))
+    decision = marked[index] if marked else None
+    view = moments[decision.step].view if decision else None
+    teller = coach.words(found)
+    context = {
+        "table": found,
+        "me": me,
+        "number": number,
+        "marked": marked,
+        "index": index,
+        "decision": decision,
+        "view": view,
+        "said": coach.said(decision, teller) if decision else None,
+        "trains": [
+            {"title": teller.title(i), "marked": t.marked, "branches": t.branches}
+            for i, t in enumerate(view.trains)
+        ]
+        if view
+        else [],
+    }
+    return render(request, "games/coach_review.html", context)
+
+
+def _my_seat(request: HttpRequest, code: str) -> tuple[Table, TableSeat]:
+    found = get_object_or_404(Table, code=code)
+    token = sessions.seat_token(request.session, code)
+    me = found.seats.filter(token=token).first() if token else None
+    if me is None:
+        raise Http404("Only a player of this table sees its reviews.")
+    return found, me
+
+
+def _index(text: str | None) -> int:
+    try:
+        return int(text or "0")
+    except ValueError:
+        return 0
 
 
 @require_GET

@@ -14,6 +14,7 @@ def test_home_page_fits_a_360px_phone(live_server, page):
     assert page.locator(".card h2").all_inner_texts() == [
         "Play online",
         "Score sheet for real tiles",
+        "Crews: the same friends, every game night",
         "Review past matches",
     ]
     # Nothing may push the page sideways on a phone.

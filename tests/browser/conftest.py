@@ -83,6 +83,9 @@ def asgi_server(tmp_path_factory, django_db_blocker) -> Iterator[AsgiServer]:
     folder = tmp_path_factory.mktemp("asgi-server")
     database = folder / "db.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
+    # The coach weighs a decision with a few playouts (a review in seconds, the same on any
+    # machine) and marks any that cost something, so a short round has decisions to step through.
+    env.update(COACH_PLAYOUTS="4", COACH_MARK="0.5")
     env.pop("REDIS_URL", None)
     root = settings.BASE_DIR
     subprocess.run(

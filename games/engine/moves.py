@@ -19,6 +19,11 @@ from .tiles import Tile, name
 
 Target = tuple[int, int, int]  # (train, end, the number it needs)
 
+# Actions and rounds are built with ``tuple.__new__`` on the few lines run for every action:
+# a named tuple's own constructor is a Python function around that same call, and costs
+# about twice as much, which on the hot path of self-play is a tenth of the engine's time.
+_new = tuple.__new__
+
 
 # -- where a tile may go ------------------------------------------------------------------
 
@@ -48,14 +53,10 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
     """
     trains = rnd.trains
     ts = rnd.turn_state
-    if rules.covers_owed:
+    covers_owed = rules.covers_owed
+    if covers_owed:
         if rules.double_scope == "table":
-            owed = [
-                (i, j, b.open)
-                for i, train in enumerate(trains)
-                for j, b in enumerate(train.branches)
-                if b.owed
-            ]
+            owed = _owed_ends(trains)
             if owed:
                 return owed
         elif ts.extra_owed and ts.double_train is not None:
@@ -66,21 +67,46 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
                 ]
     line_only = ts.line_open and not ts.extra_owed
     own_only = _held_to_own_train(rules, rnd, seat)
+    unstarted_open = rules.unstarted_trains_open
     found: list[Target] = []
     for i, train in enumerate(trains):
-        if (i != seat) if line_only else not _may_use(rules, train, seat):
+        if line_only:
+            if i != seat:
+                continue
+        elif not (
+            train.owner is None
+            or train.owner == seat
+            or train.marked
+            or (unstarted_open and not train.started_by_owner)
+        ):  # the ordinary access rules, as _may_use words them
             continue
         branches = train.branches
+        if len(branches) == 1:  # owed or not, a lone end is the one place to play
+            branch = branches[0]
+            if not own_only or i == seat or branch.owed:
+                found.append((i, 0, branch.open))
+            continue
         if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
             found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
             continue
-        if len(branches) == 1:  # owed or not, a lone end is the one place to play
-            found.append((i, 0, branches[0].open))
-            continue
         # Under the own_train scope a double owed its branches closes the rest of the train.
-        closed = rules.covers_owed and any(b.owed for b in branches)
+        closed = covers_owed and any(b.owed for b in branches)
         found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
     return found
+
+
+def _owed_ends(trains: tuple[Train, ...]) -> list[Target]:
+    """Every open end owed a cover, with its number: most trains have one branch, and it is
+    read without a generator for each."""
+    owed: list[Target] = []
+    for i, train in enumerate(trains):
+        branches = train.branches
+        if len(branches) == 1:
+            if branches[0].owed:
+                owed.append((i, 0, branches[0].open))
+        else:
+            owed.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
+    return owed
 
 
 def _held_to_own_train(rules: Rules, rnd: Round, seat: int) -> bool:
@@ -107,15 +133,20 @@ def _plays(seat: int, targets: list[Target], tiles: Iterable[Tile]) -> list[Acti
     """Every play of ``tiles`` on ``targets`` that matches, in hand order."""
     by_number: dict[int, list[tuple[int, int]]] = {}
     for i, j, number in targets:
-        by_number.setdefault(number, []).append((i, j))
-    found = []
+        if number in by_number:
+            by_number[number].append((i, j))
+        else:
+            by_number[number] = [(i, j)]
+    found: list[Action] = []
+    add = found.append
     for t in tiles:
         a, b = t
-        for i, j in by_number.get(a, ()):
-            found.append(Action(PLAY, seat, t, i, j))
-        if a != b:
-            for i, j in by_number.get(b, ()):
-                found.append(Action(PLAY, seat, t, i, j))
+        if a in by_number:
+            for i, j in by_number[a]:
+                add(_new(Action, (PLAY, seat, t, i, j)))
+        if a != b and b in by_number:
+            for i, j in by_number[b]:
+                add(_new(Action, (PLAY, seat, t, i, j)))
     return found
 
 
@@ -133,8 +164,16 @@ def _line_in_progress(rnd: Round) -> bool:
 # -- legal actions ------------------------------------------------------------------------
 
 
+# The last list legal_actions gave for a seat on turn, and the round and rules it was for.
+# ``apply`` trusts an action that is one of these very objects (``is``, not ``==``: an equal
+# action built elsewhere, say from JSON, is checked in full): a bot answers with one of the
+# actions its view offered, and checking it again was a fifth of what a play cost.
+_last_legal: tuple = (None, None, ())
+
+
 def legal_actions(game: Game, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; empty when it is not their turn."""
+    global _last_legal
     rnd = game.round
     if rnd is None or rnd.result is not None or rnd.turn != seat:
         return []
@@ -146,15 +185,29 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
         return [Action(DRAW, seat)]
     ts = rnd.turn_state
     targets = _targets(rules, rnd, seat)
-    tiles = (ts.drawn,) if ts.drawn is not None else hand
-    actions = _plays(seat, targets, tiles)
-    if _line_in_progress(rnd) or _extra_play_skippable(rules, rnd):
-        actions.append(Action(END_TURN, seat))
+    drawn = ts.drawn
+    actions = _plays(seat, targets, hand if drawn is None else (drawn,))
+    extra_owed = ts.extra_owed
+    # A line under way may stop (_line_in_progress); so may an optional extra play.
+    if (ts.line_open and not extra_owed) or (extra_owed and rules.extra_play_optional):
+        actions.append(_new(Action, (END_TURN, seat, None, None, None)))
     elif not actions:
-        actions.append(Action(DRAW if _may_draw(rules, rnd) else PASS, seat))
-    elif _may_draw_instead(rules, rnd):
-        actions.append(Action(DRAW, seat))
+        kind = DRAW if _may_draw(rules, rnd) else PASS
+        actions.append(_new(Action, (kind, seat, None, None, None)))
+    elif rules.optional_draw and _may_draw_instead(rules, rnd):
+        actions.append(_new(Action, (DRAW, seat, None, None, None)))
+    _last_legal = (rnd, rules, tuple(actions))
     return actions
+
+
+def _offered(game: Game, action: Action) -> bool:
+    """Whether ``action`` is one of the very actions legal_actions last offered in this
+    state (see ``_last_legal``)."""
+    rnd, rules, actions = _last_legal
+    if rnd is not game.round or rules is not game.rules:
+        return False
+    # The same object, not an equal one; ids are unique among objects alive, as these are.
+    return id(action) in map(id, actions)
 
 
 def _may_draw(rules: Rules, rnd: Round) -> bool:
@@ -183,22 +236,25 @@ def _extra_play_skippable(rules: Rules, rnd: Round) -> bool:
 def apply(game: Game, action: Action) -> Game:
     """The game after ``action``; raises :class:`IllegalAction` naming the rule that forbids
     it, and then nothing has changed (states are never modified in place)."""
-    rnd = game.round
-    if rnd is None:
-        raise IllegalAction("No round has been dealt yet.")
-    if rnd.result is not None:
-        raise IllegalAction(f"Round {rnd.number} is over: nothing more can be played in it.")
-    seat = action.seat
-    if not isinstance(seat, int) or not 0 <= seat < game.players:
-        raise IllegalAction(f"There is no seat {seat!r} at this table.")
-    if seat != rnd.turn:
-        raise IllegalAction(f"It is not seat {seat}'s turn: seat {rnd.turn} is to play.")
-    handler = _HANDLERS.get(action.kind)
-    if handler is None:
-        raise IllegalAction(f"{action.kind!r} is not an action of this game.")
-    new_round = handler(game.rules, rnd, action)
+    rules, players, seed, first_seat, scores, rnd, outs = game
+    if _offered(game, action):
+        new_round = _OFFERED[action.kind](rules, rnd, action)
+    else:
+        if rnd is None:
+            raise IllegalAction("No round has been dealt yet.")
+        if rnd.result is not None:
+            raise IllegalAction(f"Round {rnd.number} is over: nothing more can be played in it.")
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if seat != rnd.turn:
+            raise IllegalAction(f"It is not seat {seat}'s turn: seat {rnd.turn} is to play.")
+        handler = _HANDLERS.get(action.kind)
+        if handler is None:
+            raise IllegalAction(f"{action.kind!r} is not an action of this game.")
+        new_round = handler(rules, rnd, action)
     if new_round.result is None:
-        return game._replace(round=new_round)
+        return _new(Game, (rules, players, seed, first_seat, scores, new_round, outs))
     return game.finished(new_round)
 
 
@@ -258,33 +314,45 @@ def _play(rules: Rules, rnd: Round, action: Action) -> Round:
     return _lay(rules, rnd, seat, tile, train_index, end)
 
 
+def _play_offered(rules: Rules, rnd: Round, action: Action) -> Round:
+    return _lay(rules, rnd, action.seat, action.tile, action.train, action.end)
+
+
 def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end: int) -> Round:
-    train = rnd.trains[train_index]
-    branch = train.branches[end]
+    number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
+    owner, branches, marked, started_by_owner = trains[train_index]
+    branch = branches[end]
     touching = branch.open
     open_number = tile[1] if tile[0] == touching else tile[0]
     laid = (touching, open_number)
     double = tile[0] == tile[1]
-    branches = list(train.branches)
-    branches[end] = Branch(branch.tiles + (laid,), open_number, False, branch.parent, branch.at)
+    covered = double and rules.covers_owed  # a double laid is owed its cover
+    grown = _new(Branch, (branch.tiles + (laid,), open_number, covered, branch.parent, branch.at))
+    new_branches = branches[:end] + (grown,) + branches[end + 1 :]
     if double:
-        branches[end] = branches[end]._replace(owed=rules.covers_owed)
         at = len(branch.tiles)
         extra = {"chicken_foot": 2, "cuban": 1}.get(rules.variant, 0)
-        branches.extend(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
-    own = train.owner == seat
-    new_train = Train(
-        owner=train.owner,
-        branches=tuple(branches),
-        marked=train.marked and not own,
-        started_by_owner=train.started_by_owner or own,
-    )
-    hand = _without(rnd.hands[seat], tile)
-    ts = rnd.turn_state
-    played = rnd._replace(
-        hands=_replace_at(rnd.hands, seat, hand),
-        trains=_replace_at(rnd.trains, train_index, new_train),
-        log=rnd.log + (Event(seat, PLAY, tile, train_index, end),),
+        new_branches += tuple(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
+    own = owner == seat
+    new_train = _new(Train, (owner, new_branches, marked and not own, started_by_owner or own))
+    hand = _without(hands[seat], tile)
+    event = _new(Event, (seat, PLAY, tile, train_index, end, ()))
+    played = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            _replace_at(hands, seat, hand),
+            boneyard,
+            _replace_at(trains, train_index, new_train),
+            turn,
+            placed,
+            first_turns,
+            ts,
+            log + (event,),
+            None,
+        ),
     )
     if not hand:
         if rules.everyone_first_turn and played.first_turns & ~(1 << seat):
@@ -334,18 +402,46 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction("The boneyard is empty: pass instead.")
     if not _may_draw(rules, rnd):
         raise IllegalAction("Nobody draws in their first turn at this table: pass instead.")
-    drawn = rnd.boneyard[0]
+    return _take(rules, rnd, seat, targets)
+
+
+def _draw_offered(rules: Rules, rnd: Round, action: Action) -> Round:
+    if not rnd.engine_placed:
+        return _hunt(rules, rnd, action.seat)
+    return _take(rules, rnd, action.seat, _targets(rules, rnd, action.seat))
+
+
+def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
+    """A legal draw: the drawn tile is played or kept, and kept, it marks the train and
+    ends the turn."""
+    number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
+    drawn = boneyard[0]
     # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
     lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
-    event = Event(seat, DRAW, None, None, None, lacked)
-    after_draw = rnd._replace(
-        hands=_replace_at(rnd.hands, seat, hand + (drawn,)),
-        boneyard=rnd.boneyard[1:],
-        log=rnd.log + (event,),
+    event = _new(Event, (seat, DRAW, None, None, None, lacked))
+    plays = _playable(targets, (drawn,))
+    if plays:  # only the drawn tile may be played now
+        ts = ts._replace(drawn=drawn)
+    elif not trains[seat].marked:  # kept: the marker goes on (as _mark puts it)
+        trains = _replace_at(trains, seat, trains[seat]._replace(marked=True))
+    after = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            _replace_at(hands, seat, hands[seat] + (drawn,)),
+            boneyard[1:],
+            trains,
+            turn,
+            placed,
+            first_turns,
+            ts,
+            log + (event,),
+            None,
+        ),
     )
-    if _playable(targets, (drawn,)):
-        return settle(rules, after_draw._replace(turn_state=ts._replace(drawn=drawn)))
-    return _next_turn(rules, _mark(after_draw, seat), seat)
+    return settle(rules, after) if plays else _next_turn(rules, after, seat)
 
 
 def _hunt(rules: Rules, rnd: Round, seat: int) -> Round:
@@ -411,6 +507,10 @@ _HANDLERS = {
     END_TURN: _end_turn,
 }
 
+# An action legal_actions offered needs no checking: plays and draws, nearly every action,
+# go straight to what they do; the rare kinds are checked anyway, which costs little.
+_OFFERED = {**_HANDLERS, PLAY: _play_offered, DRAW: _draw_offered}
+
 
 # -- turn and round bookkeeping -----------------------------------------------------------
 
@@ -419,10 +519,31 @@ def _next_turn(rules: Rules, rnd: Round, seat: int) -> Round:
     """End ``seat``'s turn: their first turn is spent whatever happened in it. Under
     ``everyone_first_turn`` a seat that went out takes no further turn, and the round ends
     once every seat has had its first turn, if somebody went out."""
-    turn = (seat + 1) % rnd.players
-    while went_out(rnd, turn) and turn != seat:
-        turn = (turn + 1) % rnd.players
-    after = rnd._replace(turn=turn, first_turns=rnd.first_turns & ~(1 << seat), turn_state=NEW_TURN)
+    number, engine, first_seat, hands, boneyard, trains, _, placed, first_turns, _, log, result = (
+        rnd
+    )
+    players = len(hands)
+    turn = (seat + 1) % players
+    while not hands[turn] and turn != seat and went_out(rnd, turn):
+        turn = (turn + 1) % players
+    first_turns &= ~(1 << seat)
+    after = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            hands,
+            boneyard,
+            trains,
+            turn,
+            placed,
+            first_turns,
+            NEW_TURN,
+            log,
+            result,
+        ),
+    )
     if (
         rules.everyone_first_turn
         and not after.first_turns

@@ -335,7 +335,9 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         new_branches += tuple(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
     own = owner == seat
     new_train = _new(Train, (owner, new_branches, marked and not own, started_by_owner or own))
-    hand = _without(hands[seat], tile)
+    held = hands[seat]
+    k = held.index(tile)
+    hand = held[:k] + held[k + 1 :]
     event = _new(Event, (seat, PLAY, tile, train_index, end, ()))
     played = _new(
         Round,
@@ -343,9 +345,9 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
             number,
             engine,
             first_seat,
-            _replace_at(hands, seat, hand),
+            hands[:seat] + (hand,) + hands[seat + 1 :],
             boneyard,
-            _replace_at(trains, train_index, new_train),
+            trains[:train_index] + (new_train,) + trains[train_index + 1 :],
             turn,
             placed,
             first_turns,
@@ -634,10 +636,15 @@ def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
 def _finish(rules: Rules, rnd: Round, reason: str) -> Round:
     """End the round: every seat with no tile left went out (in the order of their last
     tiles), and a seat whose last tile was a double went out on a double."""
-    last: dict[int, Event] = {e.seat: e for e in rnd.log if e.kind == PLAY}
-    out = [s for s in range(rnd.players) if went_out(rnd, s)]
-    outs = tuple(sorted(out, key=lambda s: rnd.log.index(last[s])))
-    on_double = tuple(s for s in outs if last[s].tile[0] == last[s].tile[1])
+    log = rnd.log
+    # Where each seat out laid its last tile: its last event (went_out), found from the end.
+    last = {
+        seat: next(i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat)
+        for seat in range(rnd.players)
+        if went_out(rnd, seat)
+    }
+    outs = tuple(sorted(last, key=last.__getitem__))
+    on_double = tuple(s for s in outs if log[last[s]].tile[0] == log[last[s]].tile[1])
     scores = tuple(
         score(None if seat in outs else HandCount.of(hand), rules, on_double=seat in on_double)
         for seat, hand in enumerate(rnd.hands)

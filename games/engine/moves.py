@@ -24,6 +24,8 @@ Target = tuple[int, int, int]  # (train, end, the number it needs)
 # about twice as much, which on the hot path of self-play is a tenth of the engine's time.
 _new = tuple.__new__
 
+_LINE_GOES_ON = TurnState(played=True, line_open=True)
+
 
 # -- where a tile may go ------------------------------------------------------------------
 
@@ -66,7 +68,7 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
                     (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
                 ]
     line_only = ts.line_open and not ts.extra_owed
-    own_only = _held_to_own_train(rules, rnd, seat)
+    own_only = rules.own_train_first != "off" and _held_to_own_train(rules, rnd, seat)
     unstarted_open = rules.unstarted_trains_open
     found: list[Target] = []
     for i, train in enumerate(trains):
@@ -164,50 +166,49 @@ def _line_in_progress(rnd: Round) -> bool:
 # -- legal actions ------------------------------------------------------------------------
 
 
-# The last list legal_actions gave for a seat on turn, and the round and rules it was for.
+# The actions last offered to a seat on turn, and the round and rules they were for. The same
+# round object always has the same legal actions, so a second view of it reuses them; and
 # ``apply`` trusts an action that is one of these very objects (``is``, not ``==``: an equal
 # action built elsewhere, say from JSON, is checked in full): a bot answers with one of the
 # actions its view offered, and checking it again was a fifth of what a play cost.
-_last_legal: tuple = (None, None, ())
+_last_offered: tuple = (None, None, ())
 
 
 def legal_actions(game: Game, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; empty when it is not their turn."""
-    global _last_legal
+    return list(offered_actions(game, seat))
+
+
+def offered_actions(game: Game, seat: int) -> tuple[Action, ...]:
+    """:func:`legal_actions` as a tuple, the one a view holds: shared, never copied."""
+    global _last_offered
     rnd = game.round
     if rnd is None or rnd.result is not None or rnd.turn != seat:
-        return []
+        return ()
     rules = game.rules
+    last = _last_offered
+    if last[0] is rnd and last[1] is rules:
+        return last[2]
     hand = rnd.hands[seat]
     if not rnd.engine_placed:
-        if (rnd.engine, rnd.engine) in hand:
-            return [Action(PLACE_ENGINE, seat)]
-        return [Action(DRAW, seat)]
-    ts = rnd.turn_state
-    targets = _targets(rules, rnd, seat)
-    drawn = ts.drawn
-    actions = _plays(seat, targets, hand if drawn is None else (drawn,))
-    extra_owed = ts.extra_owed
-    # A line under way may stop (_line_in_progress); so may an optional extra play.
-    if (ts.line_open and not extra_owed) or (extra_owed and rules.extra_play_optional):
-        actions.append(_new(Action, (END_TURN, seat, None, None, None)))
-    elif not actions:
-        kind = DRAW if _may_draw(rules, rnd) else PASS
-        actions.append(_new(Action, (kind, seat, None, None, None)))
-    elif rules.optional_draw and _may_draw_instead(rules, rnd):
-        actions.append(_new(Action, (DRAW, seat, None, None, None)))
-    _last_legal = (rnd, rules, tuple(actions))
-    return actions
-
-
-def _offered(game: Game, action: Action) -> bool:
-    """Whether ``action`` is one of the very actions legal_actions last offered in this
-    state (see ``_last_legal``)."""
-    rnd, rules, actions = _last_legal
-    if rnd is not game.round or rules is not game.rules:
-        return False
-    # The same object, not an equal one; ids are unique among objects alive, as these are.
-    return id(action) in map(id, actions)
+        kind = PLACE_ENGINE if (rnd.engine, rnd.engine) in hand else DRAW
+        actions = [Action(kind, seat)]
+    else:
+        ts = rnd.turn_state
+        drawn = ts.drawn
+        actions = _plays(seat, _targets(rules, rnd, seat), hand if drawn is None else (drawn,))
+        extra_owed = ts.extra_owed
+        # A line under way may stop (_line_in_progress); so may an optional extra play.
+        if (ts.line_open and not extra_owed) or (extra_owed and rules.extra_play_optional):
+            actions.append(_new(Action, (END_TURN, seat, None, None, None)))
+        elif not actions:
+            kind = DRAW if _may_draw(rules, rnd) else PASS
+            actions.append(_new(Action, (kind, seat, None, None, None)))
+        elif rules.optional_draw and _may_draw_instead(rules, rnd):
+            actions.append(_new(Action, (DRAW, seat, None, None, None)))
+    offered = tuple(actions)
+    _last_offered = (rnd, rules, offered)
+    return offered
 
 
 def _may_draw(rules: Rules, rnd: Round) -> bool:
@@ -237,8 +238,17 @@ def apply(game: Game, action: Action) -> Game:
     """The game after ``action``; raises :class:`IllegalAction` naming the rule that forbids
     it, and then nothing has changed (states are never modified in place)."""
     rules, players, seed, first_seat, scores, rnd, outs = game
-    if _offered(game, action):
-        new_round = _OFFERED[action.kind](rules, rnd, action)
+    offered_in, offered_rules, offered = _last_offered
+    # One of the very actions legal_actions offered in this state (the same object, not an
+    # equal one: ids are unique among objects alive, as these are) needs no checking.
+    if offered_in is rnd and offered_rules is rules and id(action) in map(id, offered):
+        kind, seat, tile, train, end = action
+        if kind == PLAY:
+            new_round = _lay(rules, rnd, seat, tile, train, end)
+        elif kind == DRAW and rnd.engine_placed:
+            new_round = _take(rules, rnd, seat, _targets(rules, rnd, seat))
+        else:  # the rare kinds are checked anyway, which costs little
+            new_round = _HANDLERS[kind](rules, rnd, action)
     else:
         if rnd is None:
             raise IllegalAction("No round has been dealt yet.")
@@ -314,10 +324,6 @@ def _play(rules: Rules, rnd: Round, action: Action) -> Round:
     return _lay(rules, rnd, seat, tile, train_index, end)
 
 
-def _play_offered(rules: Rules, rnd: Round, action: Action) -> Round:
-    return _lay(rules, rnd, action.seat, action.tile, action.train, action.end)
-
-
 def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end: int) -> Round:
     number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
     owner, branches, marked, started_by_owner = trains[train_index]
@@ -371,7 +377,7 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         after = TurnState(played=True, line_open=line, extra_owed=True, double_train=train_index)
         return settle(rules, played._replace(turn_state=after))
     if line:
-        continuing = played._replace(turn_state=TurnState(played=True, line_open=True))
+        continuing = _new(Round, (*played[:9], _LINE_GOES_ON, *played[10:]))
         if _playable(_targets(rules, continuing, seat), hand):
             return settle(rules, continuing)
     return _next_turn(rules, played, seat)
@@ -407,23 +413,18 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
     return _take(rules, rnd, seat, targets)
 
 
-def _draw_offered(rules: Rules, rnd: Round, action: Action) -> Round:
-    if not rnd.engine_placed:
-        return _hunt(rules, rnd, action.seat)
-    return _take(rules, rnd, action.seat, _targets(rules, rnd, action.seat))
-
-
 def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
     """A legal draw: the drawn tile is played or kept, and kept, it marks the train and
     ends the turn."""
     number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
     drawn = boneyard[0]
     # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
-    lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
+    numbers = {n for _, _, n in targets}
+    lacked = () if _may_draw_instead(rules, rnd) else tuple(sorted(numbers))  # as _numbers
     event = _new(Event, (seat, DRAW, None, None, None, lacked))
-    plays = _playable(targets, (drawn,))
+    plays = drawn[0] in numbers or drawn[1] in numbers
     if plays:  # only the drawn tile may be played now
-        ts = ts._replace(drawn=drawn)
+        ts = _new(TurnState, (ts.played, ts.line_open, ts.extra_owed, drawn, ts.double_train))
     elif not trains[seat].marked:  # kept: the marker goes on (as _mark puts it)
         trains = _replace_at(trains, seat, trains[seat]._replace(marked=True))
     after = _new(
@@ -432,7 +433,7 @@ def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
             number,
             engine,
             first_seat,
-            _replace_at(hands, seat, hands[seat] + (drawn,)),
+            hands[:seat] + (hands[seat] + (drawn,),) + hands[seat + 1 :],
             boneyard[1:],
             trains,
             turn,
@@ -508,10 +509,6 @@ _HANDLERS = {
     PASS: _pass,
     END_TURN: _end_turn,
 }
-
-# An action legal_actions offered needs no checking: plays and draws, nearly every action,
-# go straight to what they do; the rare kinds are checked anyway, which costs little.
-_OFFERED = {**_HANDLERS, PLAY: _play_offered, DRAW: _draw_offered}
 
 
 # -- turn and round bookkeeping -----------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .actions import Action
-from .moves import legal_actions
+from .moves import offered_actions
 from .rules import Rules
 from .state import Event, Game, Train
 from .tiles import Tile
@@ -99,10 +99,10 @@ class SeatView(NamedTuple):
 
 def view_for(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None`` for a spectator, who sees no hand)."""
-    rnd = game.round
+    rules, players, _, _, scores, rnd, _ = game
     if rnd is None:
         raise ValueError("No round has been dealt yet.")
-    if seat is not None and not 0 <= seat < game.players:
+    if seat is not None and not 0 <= seat < players:
         raise ValueError(f"There is no seat {seat} at this table.")
     number, engine, _, hands, boneyard, trains, turn, placed, first_turns, ts, log, result = rnd
     mine = seat is not None and seat == turn
@@ -112,8 +112,8 @@ def view_for(game: Game, seat: int | None) -> SeatView:
         SeatView,
         (
             seat,
-            game.players,
-            game.rules,
+            players,
+            rules,
             number,
             engine,
             placed,
@@ -127,12 +127,12 @@ def view_for(game: Game, seat: int | None) -> SeatView:
             ts.extra_owed,
             ts.drawn if mine else None,  # only the drawer sees what they drew
             log,
-            game.scores,
+            scores,
             result is not None,  # round_over
             result is not None and result.reason == "stalled",
             None if result is None else result.out_seat,
             () if result is None else result.outs,
-            tuple(legal_actions(game, seat)) if mine else (),
+            offered_actions(game, seat) if mine else (),
         ),
     )
 

@@ -9,6 +9,7 @@ so the list of legal actions and the referee cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from .actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY, Action
 from .errors import IllegalAction
@@ -56,37 +57,43 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
     trains = rnd.trains
     ts = rnd.turn_state
     covers_owed = rules.covers_owed
-    if covers_owed:
-        if rules.double_scope == "table":
-            owed = _owed_ends(trains)
-            if owed:
-                return owed
-        elif ts.extra_owed and ts.double_train is not None:
-            train = trains[ts.double_train]
-            if train.owes_cover:
-                return [
-                    (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
-                ]
+    table = covers_owed and rules.double_scope == "table"
+    if covers_owed and not table and ts.extra_owed and ts.double_train is not None:
+        train = trains[ts.double_train]
+        if train.owes_cover:
+            return [(ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed]
     line_only = ts.line_open and not ts.extra_owed
     own_only = rules.own_train_first != "off" and _held_to_own_train(rules, rnd, seat)
     unstarted_open = rules.unstarted_trains_open
+    # One pass gathers both the ends owed a cover, which under the table scope are the only
+    # places to play if there are any, and the ends the other rules open to the seat.
+    owed: list[Target] = []
     found: list[Target] = []
-    for i, train in enumerate(trains):
-        if line_only:
-            if i != seat:
-                continue
-        elif not (
-            train.owner is None
-            or train.owner == seat
-            or train.marked
-            or (unstarted_open and not train.started_by_owner)
-        ):  # the ordinary access rules, as _may_use words them
-            continue
-        branches = train.branches
+    for i, (owner, branches, marked, started_by_owner) in enumerate(trains):
+        usable = (
+            i == seat
+            if line_only
+            # the ordinary access rules, as _may_use words them
+            else (
+                owner is None
+                or owner == seat
+                or marked
+                or (unstarted_open and not started_by_owner)
+            )
+        )
         if len(branches) == 1:  # owed or not, a lone end is the one place to play
             branch = branches[0]
-            if not own_only or i == seat or branch.owed:
+            if branch.owed:
+                if table:
+                    owed.append((i, 0, branch.open))
+                if usable:
+                    found.append((i, 0, branch.open))
+            elif usable and (not own_only or i == seat):
                 found.append((i, 0, branch.open))
+            continue
+        if table:
+            owed.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
+        if not usable:
             continue
         if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
             found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
@@ -94,21 +101,7 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
         # Under the own_train scope a double owed its branches closes the rest of the train.
         closed = covers_owed and any(b.owed for b in branches)
         found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
-    return found
-
-
-def _owed_ends(trains: tuple[Train, ...]) -> list[Target]:
-    """Every open end owed a cover, with its number: most trains have one branch, and it is
-    read without a generator for each."""
-    owed: list[Target] = []
-    for i, train in enumerate(trains):
-        branches = train.branches
-        if len(branches) == 1:
-            if branches[0].owed:
-                owed.append((i, 0, branches[0].open))
-        else:
-            owed.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
-    return owed
+    return owed or found
 
 
 def _held_to_own_train(rules: Rules, rnd: Round, seat: int) -> bool:
@@ -239,15 +232,23 @@ def apply(game: Game, action: Action) -> Game:
     it, and then nothing has changed (states are never modified in place)."""
     rules, players, seed, first_seat, scores, rnd, outs = game
     offered_in, offered_rules, offered = _last_offered
-    # One of the very actions legal_actions offered in this state (the same object, not an
-    # equal one: ids are unique among objects alive, as these are) needs no checking.
-    if offered_in is rnd and offered_rules is rules and id(action) in map(id, offered):
+    trusted = False  # one of the very actions offered in this state (``is``, not ``==``)
+    if offered_in is rnd and offered_rules is rules:
+        for one in offered:
+            if one is action:
+                trusted = True
+                break
+    if trusted:
         kind, seat, tile, train, end = action
         if kind == PLAY:
             new_round = _lay(rules, rnd, seat, tile, train, end)
         elif kind == DRAW and rnd.engine_placed:
             new_round = _take(rules, rnd, seat, _targets(rules, rnd, seat))
-        else:  # the rare kinds are checked anyway, which costs little
+        elif kind == PASS:
+            new_round = _passed(rules, rnd, seat, _targets(rules, rnd, seat))
+        elif kind == END_TURN:
+            new_round = _next_turn(rules, rnd, seat)
+        else:  # the engine placed, or drawn for: checked anyway, which costs little
             new_round = _HANDLERS[kind](rules, rnd, action)
     else:
         if rnd is None:
@@ -341,9 +342,15 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         new_branches += tuple(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
     own = owner == seat
     new_train = _new(Train, (owner, new_branches, marked and not own, started_by_owner or own))
-    held = hands[seat]
-    k = held.index(tile)
-    hand = held[:k] + held[k + 1 :]
+    # A list changed in place and turned back into a tuple is the cheapest way to replace
+    # one item of a short tuple (half the cost of slicing it), and these are per action.
+    held = list(hands[seat])
+    held.remove(tile)
+    hand = tuple(held)
+    new_hands = list(hands)
+    new_hands[seat] = hand
+    new_trains = list(trains)
+    new_trains[train_index] = new_train
     event = _new(Event, (seat, PLAY, tile, train_index, end, ()))
     played = _new(
         Round,
@@ -351,9 +358,9 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
             number,
             engine,
             first_seat,
-            hands[:seat] + (hand,) + hands[seat + 1 :],
+            tuple(new_hands),
             boneyard,
-            trains[:train_index] + (new_train,) + trains[train_index + 1 :],
+            tuple(new_trains),
             turn,
             placed,
             first_turns,
@@ -423,6 +430,8 @@ def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
     lacked = () if _may_draw_instead(rules, rnd) else tuple(sorted(numbers))  # as _numbers
     event = _new(Event, (seat, DRAW, None, None, None, lacked))
     plays = drawn[0] in numbers or drawn[1] in numbers
+    new_hands = list(hands)  # as in _lay
+    new_hands[seat] += (drawn,)
     if plays:  # only the drawn tile may be played now
         ts = _new(TurnState, (ts.played, ts.line_open, ts.extra_owed, drawn, ts.double_train))
     elif not trains[seat].marked:  # kept: the marker goes on (as _mark puts it)
@@ -433,7 +442,7 @@ def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
             number,
             engine,
             first_seat,
-            hands[:seat] + (hands[seat] + (drawn,),) + hands[seat + 1 :],
+            tuple(new_hands),
             boneyard[1:],
             trains,
             turn,
@@ -444,7 +453,12 @@ def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
             None,
         ),
     )
-    return settle(rules, after) if plays else _next_turn(rules, after, seat)
+    if not plays:
+        return _next_turn(rules, after, seat)
+    # The tile drawn changes no open end: the seat's targets stay as they were.
+    global _last_targets
+    _last_targets = (after, rules, seat, targets)
+    return settle(rules, after)
 
 
 def _hunt(rules: Rules, rnd: Round, seat: int) -> Round:
@@ -485,6 +499,11 @@ def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction(
             "Draw a tile first: you pass only when the boneyard is empty (draw before passing)."
         )
+    return _passed(rules, rnd, seat, targets)
+
+
+def _passed(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
+    """A legal pass: it marks the train and ends the turn."""
     event = Event(seat, PASS, None, None, None, _numbers(targets))
     return _next_turn(rules, _mark(rnd._replace(log=rnd.log + (event,)), seat), seat)
 
@@ -579,6 +598,10 @@ def settle(rules: Rules, rnd: Round) -> Round:
         return rnd
     targets = _open_to_anyone(rules, rnd)
     numbers = {number for _, _, number in targets}
+    if rules.own_train_first != "until_started":  # every seat may use every one of them
+        if numbers.isdisjoint(chain.from_iterable(chain.from_iterable(rnd.hands))):
+            return _finish(rules, rnd, "stalled")
+        return rnd
     for seat, hand in enumerate(rnd.hands):
         usable = numbers
         if rules.own_train_first == "until_started" and _held_to_own_train(rules, rnd, seat):

@@ -19,6 +19,9 @@ from .state import NEW_TURN, Branch, Event, Game, Round, RoundResult, Train, Tur
 from .tiles import Tile, name
 
 Target = tuple[int, int, int]  # (train, end, the number it needs)
+# The open ends a seat may use, by the number each needs: a tile is matched against a
+# number once, however many ends want it. Ends are listed in train order, as are the plays.
+Ends = dict[int, list[tuple[int, int]]]
 
 # Actions and rounds are built with ``tuple.__new__`` on the few lines run for every action:
 # a named tuple's own constructor is a Python function around that same call, and costs
@@ -34,10 +37,10 @@ _LINE_GOES_ON = TurnState(played=True, line_open=True)
 # The last answer of _targets. A round is immutable, so the same round object always has
 # the same targets; a bot asks for its legal actions and then applies one of them, and this
 # saves working the targets out a second time (a fifth of the engine's time in self-play).
-_last_targets: tuple = (None, None, None, [])
+_last_targets: tuple = (None, None, None, {})
 
 
-def _targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
+def _targets(rules: Rules, rnd: Round, seat: int) -> Ends:
     """The open ends the player on turn may lay a tile on, with the number each needs
     (a shared list: callers must not change it)."""
     global _last_targets
@@ -49,7 +52,7 @@ def _targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
     return found
 
 
-def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
+def _find_targets(rules: Rules, rnd: Round, seat: int) -> Ends:
     """The order of the checks is the order of the rules: a double owed a cover under the
     table scope comes first (nothing else is legal, and anybody may cover it, Clarification
     4), then the extra play a double earned, then a first-turn line, then ordinary access.
@@ -61,14 +64,16 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
     if covers_owed and not table and ts.extra_owed and ts.double_train is not None:
         train = trains[ts.double_train]
         if train.owes_cover:
-            return [(ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed]
+            return _by_number(
+                (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
+            )
     line_only = ts.line_open and not ts.extra_owed
     own_only = rules.own_train_first != "off" and _held_to_own_train(rules, rnd, seat)
     unstarted_open = rules.unstarted_trains_open
     # One pass gathers both the ends owed a cover, which under the table scope are the only
     # places to play if there are any, and the ends the other rules open to the seat.
-    owed: list[Target] = []
-    found: list[Target] = []
+    owed: Ends = {}
+    found: Ends = {}
     for i, (owner, branches, marked, started_by_owner) in enumerate(trains):
         usable = (
             i == seat
@@ -83,25 +88,39 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
         )
         if len(branches) == 1:  # owed or not, a lone end is the one place to play
             branch = branches[0]
+            number = branch.open
             if branch.owed:
                 if table:
-                    owed.append((i, 0, branch.open))
+                    owed.setdefault(number, []).append((i, 0))
                 if usable:
-                    found.append((i, 0, branch.open))
+                    found.setdefault(number, []).append((i, 0))
             elif usable and (not own_only or i == seat):
-                found.append((i, 0, branch.open))
+                found.setdefault(number, []).append((i, 0))
             continue
         if table:
-            owed.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
+            for j, b in enumerate(branches):
+                if b.owed:
+                    owed.setdefault(b.open, []).append((i, j))
         if not usable:
             continue
         if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
-            found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
+            for j, b in enumerate(branches):
+                if b.owed:
+                    found.setdefault(b.open, []).append((i, j))
             continue
         # Under the own_train scope a double owed its branches closes the rest of the train.
         closed = covers_owed and any(b.owed for b in branches)
-        found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
+        for j, b in enumerate(branches):
+            if b.owed or not closed:
+                found.setdefault(b.open, []).append((i, j))
     return owed or found
+
+
+def _by_number(targets: Iterable[Target]) -> Ends:
+    ends: Ends = {}
+    for i, j, number in targets:
+        ends.setdefault(number, []).append((i, j))
+    return ends
 
 
 def _held_to_own_train(rules: Rules, rnd: Round, seat: int) -> bool:
@@ -124,14 +143,8 @@ def _may_use(rules: Rules, train: Train, seat: int) -> bool:
     )
 
 
-def _plays(seat: int, targets: list[Target], tiles: Iterable[Tile]) -> list[Action]:
-    """Every play of ``tiles`` on ``targets`` that matches, in hand order."""
-    by_number: dict[int, list[tuple[int, int]]] = {}
-    for i, j, number in targets:
-        if number in by_number:
-            by_number[number].append((i, j))
-        else:
-            by_number[number] = [(i, j)]
+def _plays(seat: int, by_number: Ends, tiles: Iterable[Tile]) -> list[Action]:
+    """Every play of ``tiles`` on the open ends that matches, in hand order."""
     found: list[Action] = []
     add = found.append
     for t in tiles:
@@ -145,9 +158,8 @@ def _plays(seat: int, targets: list[Target], tiles: Iterable[Tile]) -> list[Acti
     return found
 
 
-def _playable(targets: list[Target], tiles: Iterable[Tile]) -> bool:
-    numbers = {number for _, _, number in targets}
-    return any(a in numbers or b in numbers for a, b in tiles)
+def _playable(ends: Ends, tiles: Iterable[Tile]) -> bool:
+    return any(a in ends or b in ends for a, b in tiles)
 
 
 def _line_in_progress(rnd: Round) -> bool:
@@ -316,7 +328,7 @@ def _play(rules: Rules, rnd: Round, action: Action) -> Round:
     if not isinstance(end, int) or not 0 <= end < len(train.branches):
         raise IllegalAction(f"{_train_name(train)} has no open end {end!r}.")
     number = train.branches[end].open
-    if (train_index, end, number) not in _targets(rules, rnd, seat):
+    if (train_index, end) not in _targets(rules, rnd, seat).get(number, ()):
         raise IllegalAction(_why_closed(rules, rnd, seat, train_index, end))
     if number not in tile:
         raise IllegalAction(
@@ -420,16 +432,15 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
     return _take(rules, rnd, seat, targets)
 
 
-def _take(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
+def _take(rules: Rules, rnd: Round, seat: int, targets: Ends) -> Round:
     """A legal draw: the drawn tile is played or kept, and kept, it marks the train and
     ends the turn."""
     number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
     drawn = boneyard[0]
     # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
-    numbers = {n for _, _, n in targets}
-    lacked = () if _may_draw_instead(rules, rnd) else tuple(sorted(numbers))  # as _numbers
+    lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
     event = _new(Event, (seat, DRAW, None, None, None, lacked))
-    plays = drawn[0] in numbers or drawn[1] in numbers
+    plays = drawn[0] in targets or drawn[1] in targets
     new_hands = list(hands)  # as in _lay
     new_hands[seat] += (drawn,)
     if plays:  # only the drawn tile may be played now
@@ -502,7 +513,7 @@ def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
     return _passed(rules, rnd, seat, targets)
 
 
-def _passed(rules: Rules, rnd: Round, seat: int, targets: list[Target]) -> Round:
+def _passed(rules: Rules, rnd: Round, seat: int, targets: Ends) -> Round:
     """A legal pass: it marks the train and ends the turn."""
     event = Event(seat, PASS, None, None, None, _numbers(targets))
     return _next_turn(rules, _mark(rnd._replace(log=rnd.log + (event,)), seat), seat)
@@ -731,8 +742,8 @@ def _train_name(train: Train) -> str:
     return "the Mexican train" if train.owner is None else f"seat {train.owner}'s train"
 
 
-def _numbers(targets: list[Target]) -> tuple[int, ...]:
-    return tuple(sorted({number for _, _, number in targets}))
+def _numbers(ends: Ends) -> tuple[int, ...]:
+    return tuple(sorted(ends))
 
 
 def _is_tile(value: object) -> bool:

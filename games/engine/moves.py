@@ -438,7 +438,7 @@ def _take(rules: Rules, rnd: Round, seat: int, targets: Ends) -> Round:
     number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
     drawn = boneyard[0]
     # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
-    lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
+    lacked = () if rules.optional_draw and _may_draw_instead(rules, rnd) else _numbers(targets)
     event = _new(Event, (seat, DRAW, None, None, None, lacked))
     plays = drawn[0] in targets or drawn[1] in targets
     new_hands = list(hands)  # as in _lay
@@ -647,21 +647,26 @@ def _free_dead_doubles(rnd: Round) -> Round:
 
 
 def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
-    """The open ends anybody could use if every personal train were marked."""
-    if rules.covers_owed and rules.double_scope == "table":
-        owed = [
-            (i, j, b.open)
-            for i, train in enumerate(rnd.trains)
-            for j, b in enumerate(train.branches)
-            if b.owed
-        ]
-        if owed:
-            return owed
-    found = []
+    """The open ends anybody could use if every personal train were marked: checked after
+    every action once the boneyard is empty, so in one pass, as _find_targets does."""
+    table = rules.covers_owed and rules.double_scope == "table"
+    owed: list[Target] = []
+    found: list[Target] = []
     for i, train in enumerate(rnd.trains):
-        closed = rules.covers_owed and train.owes_cover
-        found.extend((i, j, b.open) for j, b in enumerate(train.branches) if b.owed or not closed)
-    return found
+        branches = train.branches
+        if len(branches) == 1:  # a lone end is open, owed a cover or not
+            branch = branches[0]
+            if table and branch.owed:
+                owed.append((i, 0, branch.open))
+            found.append((i, 0, branch.open))
+            continue
+        closed = rules.covers_owed and any(b.owed for b in branches)
+        for j, b in enumerate(branches):
+            if table and b.owed:
+                owed.append((i, j, b.open))
+            if b.owed or not closed:
+                found.append((i, j, b.open))
+    return owed or found
 
 
 def _finish(rules: Rules, rnd: Round, reason: str) -> Round:

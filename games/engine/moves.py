@@ -607,16 +607,20 @@ def settle(rules: Rules, rnd: Round) -> Round:
         rnd = _free_dead_doubles(rnd)
     if not rnd.engine_placed or (rules.draw_before_passing and rnd.boneyard):
         return rnd
-    targets = _open_to_anyone(rules, rnd)
-    numbers = {number for _, _, number in targets}
+    open_ends = _open_to_anyone(rules, rnd)
     if rules.own_train_first != "until_started":  # every seat may use every one of them
-        if numbers.isdisjoint(chain.from_iterable(chain.from_iterable(rnd.hands))):
+        if open_ends.keys().isdisjoint(chain.from_iterable(chain.from_iterable(rnd.hands))):
             return _finish(rules, rnd, "stalled")
         return rnd
     for seat, hand in enumerate(rnd.hands):
-        usable = numbers
-        if rules.own_train_first == "until_started" and _held_to_own_train(rules, rnd, seat):
-            usable = {n for i, j, n in targets if i == seat or rnd.trains[i].branches[j].owed}
+        usable = open_ends.keys()
+        if _held_to_own_train(rules, rnd, seat):
+            usable = {
+                n
+                for n, ends in open_ends.items()
+                for i, j in ends
+                if i == seat or rnd.trains[i].branches[j].owed
+            }
         for a, b in hand:
             if a in usable or b in usable:
                 return rnd
@@ -646,26 +650,26 @@ def _free_dead_doubles(rnd: Round) -> Round:
     return rnd._replace(trains=trains)
 
 
-def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
+def _open_to_anyone(rules: Rules, rnd: Round) -> Ends:
     """The open ends anybody could use if every personal train were marked: checked after
     every action once the boneyard is empty, so in one pass, as _find_targets does."""
     table = rules.covers_owed and rules.double_scope == "table"
-    owed: list[Target] = []
-    found: list[Target] = []
+    owed: Ends = {}
+    found: Ends = {}
     for i, train in enumerate(rnd.trains):
         branches = train.branches
         if len(branches) == 1:  # a lone end is open, owed a cover or not
             branch = branches[0]
             if table and branch.owed:
-                owed.append((i, 0, branch.open))
-            found.append((i, 0, branch.open))
+                owed.setdefault(branch.open, []).append((i, 0))
+            found.setdefault(branch.open, []).append((i, 0))
             continue
         closed = rules.covers_owed and any(b.owed for b in branches)
         for j, b in enumerate(branches):
             if table and b.owed:
-                owed.append((i, j, b.open))
+                owed.setdefault(b.open, []).append((i, j))
             if b.owed or not closed:
-                found.append((i, j, b.open))
+                found.setdefault(b.open, []).append((i, j))
     return owed or found
 
 

@@ -28,6 +28,7 @@ Ends = dict[int, list[tuple[int, int]]]
 # about twice as much, which on the hot path of self-play is a tenth of the engine's time.
 _new = tuple.__new__
 
+# The turn state of a first-turn line that may go on: one value, shared by every line.
 _LINE_GOES_ON = TurnState(played=True, line_open=True)
 
 
@@ -41,8 +42,8 @@ _last_targets: tuple = (None, None, None, {})
 
 
 def _targets(rules: Rules, rnd: Round, seat: int) -> Ends:
-    """The open ends the player on turn may lay a tile on, with the number each needs
-    (a shared list: callers must not change it)."""
+    """The open ends the player on turn may lay a tile on, by the number each needs
+    (shared: callers must not change it)."""
     global _last_targets
     last = _last_targets
     if last[0] is rnd and last[1] is rules and last[2] == seat:
@@ -117,6 +118,7 @@ def _find_targets(rules: Rules, rnd: Round, seat: int) -> Ends:
 
 
 def _by_number(targets: Iterable[Target]) -> Ends:
+    """The rare lists of open ends (a double's own ends) in the form _find_targets gives."""
     ends: Ends = {}
     for i, j, number in targets:
         ends.setdefault(number, []).append((i, j))
@@ -396,6 +398,7 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         after = TurnState(played=True, line_open=line, extra_owed=True, double_train=train_index)
         return settle(rules, played._replace(turn_state=after))
     if line:
+        # ``played`` with its turn state (field 9) replaced, without _replace's keywords.
         continuing = _new(Round, (*played[:9], _LINE_GOES_ON, *played[10:]))
         if _playable(_targets(rules, continuing, seat), hand):
             return settle(rules, continuing)

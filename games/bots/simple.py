@@ -29,7 +29,10 @@ def greedy(view: SeatView) -> Action:
     During a first-turn line it keeps laying its heaviest matching tile, so it lays a line
     as long as heaviest-first happens to make it.
     """
-    plays = [a for a in view.legal if a.kind == PLAY]
-    if not plays:
-        return view.legal[0]
-    return max(plays, key=lambda a: a.tile[0] + a.tile[1])
+    best, most = view.legal[0], -1
+    for action in view.legal:  # a plain loop: this bot drives the engine's speed benchmark
+        if action.kind == PLAY:
+            low, high = action.tile
+            if low + high > most:  # the first of equally heavy tiles, as max() would
+                best, most = action, low + high
+    return best

@@ -9,6 +9,7 @@ so the list of legal actions and the referee cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from .actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY, Action
 from .errors import IllegalAction
@@ -18,6 +19,17 @@ from .state import NEW_TURN, Branch, Event, Game, Round, RoundResult, Train, Tur
 from .tiles import Tile, name
 
 Target = tuple[int, int, int]  # (train, end, the number it needs)
+# The open ends a seat may use, by the number each needs: a tile is matched against a
+# number once, however many ends want it. Ends are listed in train order, as are the plays.
+Ends = dict[int, list[tuple[int, int]]]
+
+# Actions and rounds are built with ``tuple.__new__`` on the few lines run for every action:
+# a named tuple's own constructor is a Python function around that same call, and costs
+# about twice as much, which on the hot path of self-play is a tenth of the engine's time.
+_new = tuple.__new__
+
+# The turn state of a first-turn line that may go on: one value, shared by every line.
+_LINE_GOES_ON = TurnState(played=True, line_open=True)
 
 
 # -- where a tile may go ------------------------------------------------------------------
@@ -26,12 +38,12 @@ Target = tuple[int, int, int]  # (train, end, the number it needs)
 # The last answer of _targets. A round is immutable, so the same round object always has
 # the same targets; a bot asks for its legal actions and then applies one of them, and this
 # saves working the targets out a second time (a fifth of the engine's time in self-play).
-_last_targets: tuple = (None, None, None, [])
+_last_targets: tuple = (None, None, None, {})
 
 
-def _targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
-    """The open ends the player on turn may lay a tile on, with the number each needs
-    (a shared list: callers must not change it)."""
+def _targets(rules: Rules, rnd: Round, seat: int) -> Ends:
+    """The open ends the player on turn may lay a tile on, by the number each needs
+    (shared: callers must not change it)."""
     global _last_targets
     last = _last_targets
     if last[0] is rnd and last[1] is rules and last[2] == seat:
@@ -41,46 +53,76 @@ def _targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
     return found
 
 
-def _find_targets(rules: Rules, rnd: Round, seat: int) -> list[Target]:
+def _find_targets(rules: Rules, rnd: Round, seat: int) -> Ends:
     """The order of the checks is the order of the rules: a double owed a cover under the
     table scope comes first (nothing else is legal, and anybody may cover it, Clarification
     4), then the extra play a double earned, then a first-turn line, then ordinary access.
     """
     trains = rnd.trains
     ts = rnd.turn_state
-    if rules.covers_owed:
-        if rules.double_scope == "table":
-            owed = [
-                (i, j, b.open)
-                for i, train in enumerate(trains)
-                for j, b in enumerate(train.branches)
-                if b.owed
-            ]
-            if owed:
-                return owed
-        elif ts.extra_owed and ts.double_train is not None:
-            train = trains[ts.double_train]
-            if train.owes_cover:
-                return [
-                    (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
-                ]
+    covers_owed = rules.covers_owed
+    table = covers_owed and rules.double_scope == "table"
+    if covers_owed and not table and ts.extra_owed and ts.double_train is not None:
+        train = trains[ts.double_train]
+        if train.owes_cover:
+            return _by_number(
+                (ts.double_train, j, b.open) for j, b in enumerate(train.branches) if b.owed
+            )
     line_only = ts.line_open and not ts.extra_owed
-    own_only = _held_to_own_train(rules, rnd, seat)
-    found: list[Target] = []
-    for i, train in enumerate(trains):
-        if (i != seat) if line_only else not _may_use(rules, train, seat):
-            continue
-        branches = train.branches
-        if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
-            found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed)
-            continue
+    own_only = rules.own_train_first != "off" and _held_to_own_train(rules, rnd, seat)
+    unstarted_open = rules.unstarted_trains_open
+    # One pass gathers both the ends owed a cover, which under the table scope are the only
+    # places to play if there are any, and the ends the other rules open to the seat.
+    owed: Ends = {}
+    found: Ends = {}
+    for i, (owner, branches, marked, started_by_owner) in enumerate(trains):
+        usable = (
+            i == seat
+            if line_only
+            # the ordinary access rules, as _may_use words them
+            else (
+                owner is None
+                or owner == seat
+                or marked
+                or (unstarted_open and not started_by_owner)
+            )
+        )
         if len(branches) == 1:  # owed or not, a lone end is the one place to play
-            found.append((i, 0, branches[0].open))
+            branch = branches[0]
+            number = branch.open
+            if branch.owed:
+                if table:
+                    owed.setdefault(number, []).append((i, 0))
+                if usable:
+                    found.setdefault(number, []).append((i, 0))
+            elif usable and (not own_only or i == seat):
+                found.setdefault(number, []).append((i, 0))
+            continue
+        if table:
+            for j, b in enumerate(branches):
+                if b.owed:
+                    owed.setdefault(b.open, []).append((i, j))
+        if not usable:
+            continue
+        if own_only and i != seat:  # own_train_first: elsewhere only a cover owed there
+            for j, b in enumerate(branches):
+                if b.owed:
+                    found.setdefault(b.open, []).append((i, j))
             continue
         # Under the own_train scope a double owed its branches closes the rest of the train.
-        closed = rules.covers_owed and any(b.owed for b in branches)
-        found.extend((i, j, b.open) for j, b in enumerate(branches) if b.owed or not closed)
-    return found
+        closed = covers_owed and any(b.owed for b in branches)
+        for j, b in enumerate(branches):
+            if b.owed or not closed:
+                found.setdefault(b.open, []).append((i, j))
+    return owed or found
+
+
+def _by_number(targets: Iterable[Target]) -> Ends:
+    """The rare lists of open ends (a double's own ends) in the form _find_targets gives."""
+    ends: Ends = {}
+    for i, j, number in targets:
+        ends.setdefault(number, []).append((i, j))
+    return ends
 
 
 def _held_to_own_train(rules: Rules, rnd: Round, seat: int) -> bool:
@@ -103,25 +145,23 @@ def _may_use(rules: Rules, train: Train, seat: int) -> bool:
     )
 
 
-def _plays(seat: int, targets: list[Target], tiles: Iterable[Tile]) -> list[Action]:
-    """Every play of ``tiles`` on ``targets`` that matches, in hand order."""
-    by_number: dict[int, list[tuple[int, int]]] = {}
-    for i, j, number in targets:
-        by_number.setdefault(number, []).append((i, j))
-    found = []
+def _plays(seat: int, by_number: Ends, tiles: Iterable[Tile]) -> list[Action]:
+    """Every play of ``tiles`` on the open ends that matches, in hand order."""
+    found: list[Action] = []
+    add = found.append
     for t in tiles:
         a, b = t
-        for i, j in by_number.get(a, ()):
-            found.append(Action(PLAY, seat, t, i, j))
-        if a != b:
-            for i, j in by_number.get(b, ()):
-                found.append(Action(PLAY, seat, t, i, j))
+        if a in by_number:
+            for i, j in by_number[a]:
+                add(_new(Action, (PLAY, seat, t, i, j)))
+        if a != b and b in by_number:
+            for i, j in by_number[b]:
+                add(_new(Action, (PLAY, seat, t, i, j)))
     return found
 
 
-def _playable(targets: list[Target], tiles: Iterable[Tile]) -> bool:
-    numbers = {number for _, _, number in targets}
-    return any(a in numbers or b in numbers for a, b in tiles)
+def _playable(ends: Ends, tiles: Iterable[Tile]) -> bool:
+    return any(a in ends or b in ends for a, b in tiles)
 
 
 def _line_in_progress(rnd: Round) -> bool:
@@ -133,28 +173,49 @@ def _line_in_progress(rnd: Round) -> bool:
 # -- legal actions ------------------------------------------------------------------------
 
 
+# The actions last offered to a seat on turn, and the round and rules they were for. The same
+# round object always has the same legal actions, so a second view of it reuses them; and
+# ``apply`` trusts an action that is one of these very objects (``is``, not ``==``: an equal
+# action built elsewhere, say from JSON, is checked in full): a bot answers with one of the
+# actions its view offered, and checking it again was a fifth of what a play cost.
+_last_offered: tuple = (None, None, ())
+
+
 def legal_actions(game: Game, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; empty when it is not their turn."""
+    return list(offered_actions(game, seat))
+
+
+def offered_actions(game: Game, seat: int) -> tuple[Action, ...]:
+    """:func:`legal_actions` as a tuple, the one a view holds: shared, never copied."""
+    global _last_offered
     rnd = game.round
     if rnd is None or rnd.result is not None or rnd.turn != seat:
-        return []
+        return ()
     rules = game.rules
+    last = _last_offered
+    if last[0] is rnd and last[1] is rules:
+        return last[2]
     hand = rnd.hands[seat]
     if not rnd.engine_placed:
-        if (rnd.engine, rnd.engine) in hand:
-            return [Action(PLACE_ENGINE, seat)]
-        return [Action(DRAW, seat)]
-    ts = rnd.turn_state
-    targets = _targets(rules, rnd, seat)
-    tiles = (ts.drawn,) if ts.drawn is not None else hand
-    actions = _plays(seat, targets, tiles)
-    if _line_in_progress(rnd) or _extra_play_skippable(rules, rnd):
-        actions.append(Action(END_TURN, seat))
-    elif not actions:
-        actions.append(Action(DRAW if _may_draw(rules, rnd) else PASS, seat))
-    elif _may_draw_instead(rules, rnd):
-        actions.append(Action(DRAW, seat))
-    return actions
+        kind = PLACE_ENGINE if (rnd.engine, rnd.engine) in hand else DRAW
+        actions = [Action(kind, seat)]
+    else:
+        ts = rnd.turn_state
+        drawn = ts.drawn
+        actions = _plays(seat, _targets(rules, rnd, seat), hand if drawn is None else (drawn,))
+        extra_owed = ts.extra_owed
+        # A line under way may stop (_line_in_progress); so may an optional extra play.
+        if (ts.line_open and not extra_owed) or (extra_owed and rules.extra_play_optional):
+            actions.append(_new(Action, (END_TURN, seat, None, None, None)))
+        elif not actions:
+            kind = DRAW if _may_draw(rules, rnd) else PASS
+            actions.append(_new(Action, (kind, seat, None, None, None)))
+        elif rules.optional_draw and _may_draw_instead(rules, rnd):
+            actions.append(_new(Action, (DRAW, seat, None, None, None)))
+    offered = tuple(actions)
+    _last_offered = (rnd, rules, offered)
+    return offered
 
 
 def _may_draw(rules: Rules, rnd: Round) -> bool:
@@ -183,22 +244,42 @@ def _extra_play_skippable(rules: Rules, rnd: Round) -> bool:
 def apply(game: Game, action: Action) -> Game:
     """The game after ``action``; raises :class:`IllegalAction` naming the rule that forbids
     it, and then nothing has changed (states are never modified in place)."""
-    rnd = game.round
-    if rnd is None:
-        raise IllegalAction("No round has been dealt yet.")
-    if rnd.result is not None:
-        raise IllegalAction(f"Round {rnd.number} is over: nothing more can be played in it.")
-    seat = action.seat
-    if not isinstance(seat, int) or not 0 <= seat < game.players:
-        raise IllegalAction(f"There is no seat {seat!r} at this table.")
-    if seat != rnd.turn:
-        raise IllegalAction(f"It is not seat {seat}'s turn: seat {rnd.turn} is to play.")
-    handler = _HANDLERS.get(action.kind)
-    if handler is None:
-        raise IllegalAction(f"{action.kind!r} is not an action of this game.")
-    new_round = handler(game.rules, rnd, action)
+    rules, players, seed, first_seat, scores, rnd, outs = game
+    offered_in, offered_rules, offered = _last_offered
+    trusted = False  # one of the very actions offered in this state (``is``, not ``==``)
+    if offered_in is rnd and offered_rules is rules:
+        for one in offered:
+            if one is action:
+                trusted = True
+                break
+    if trusted:
+        kind, seat, tile, train, end = action
+        if kind == PLAY:
+            new_round = _lay(rules, rnd, seat, tile, train, end)
+        elif kind == DRAW and rnd.engine_placed:
+            new_round = _take(rules, rnd, seat, _targets(rules, rnd, seat))
+        elif kind == PASS:
+            new_round = _passed(rules, rnd, seat, _targets(rules, rnd, seat))
+        elif kind == END_TURN:
+            new_round = _next_turn(rules, rnd, seat)
+        else:  # the engine placed, or drawn for: checked anyway, which costs little
+            new_round = _HANDLERS[kind](rules, rnd, action)
+    else:
+        if rnd is None:
+            raise IllegalAction("No round has been dealt yet.")
+        if rnd.result is not None:
+            raise IllegalAction(f"Round {rnd.number} is over: nothing more can be played in it.")
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if seat != rnd.turn:
+            raise IllegalAction(f"It is not seat {seat}'s turn: seat {rnd.turn} is to play.")
+        handler = _HANDLERS.get(action.kind)
+        if handler is None:
+            raise IllegalAction(f"{action.kind!r} is not an action of this game.")
+        new_round = handler(rules, rnd, action)
     if new_round.result is None:
-        return game._replace(round=new_round)
+        return _new(Game, (rules, players, seed, first_seat, scores, new_round, outs))
     return game.finished(new_round)
 
 
@@ -249,7 +330,7 @@ def _play(rules: Rules, rnd: Round, action: Action) -> Round:
     if not isinstance(end, int) or not 0 <= end < len(train.branches):
         raise IllegalAction(f"{_train_name(train)} has no open end {end!r}.")
     number = train.branches[end].open
-    if (train_index, end, number) not in _targets(rules, rnd, seat):
+    if (train_index, end) not in _targets(rules, rnd, seat).get(number, ()):
         raise IllegalAction(_why_closed(rules, rnd, seat, train_index, end))
     if number not in tile:
         raise IllegalAction(
@@ -259,32 +340,48 @@ def _play(rules: Rules, rnd: Round, action: Action) -> Round:
 
 
 def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end: int) -> Round:
-    train = rnd.trains[train_index]
-    branch = train.branches[end]
+    number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
+    owner, branches, marked, started_by_owner = trains[train_index]
+    branch = branches[end]
     touching = branch.open
     open_number = tile[1] if tile[0] == touching else tile[0]
     laid = (touching, open_number)
     double = tile[0] == tile[1]
-    branches = list(train.branches)
-    branches[end] = Branch(branch.tiles + (laid,), open_number, False, branch.parent, branch.at)
+    covered = double and rules.covers_owed  # a double laid is owed its cover
+    grown = _new(Branch, (branch.tiles + (laid,), open_number, covered, branch.parent, branch.at))
+    new_branches = branches[:end] + (grown,) + branches[end + 1 :]
     if double:
-        branches[end] = branches[end]._replace(owed=rules.covers_owed)
         at = len(branch.tiles)
         extra = {"chicken_foot": 2, "cuban": 1}.get(rules.variant, 0)
-        branches.extend(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
-    own = train.owner == seat
-    new_train = Train(
-        owner=train.owner,
-        branches=tuple(branches),
-        marked=train.marked and not own,
-        started_by_owner=train.started_by_owner or own,
-    )
-    hand = _without(rnd.hands[seat], tile)
-    ts = rnd.turn_state
-    played = rnd._replace(
-        hands=_replace_at(rnd.hands, seat, hand),
-        trains=_replace_at(rnd.trains, train_index, new_train),
-        log=rnd.log + (Event(seat, PLAY, tile, train_index, end),),
+        new_branches += tuple(Branch((), tile[0], rules.covers_owed, end, at) for _ in range(extra))
+    own = owner == seat
+    new_train = _new(Train, (owner, new_branches, marked and not own, started_by_owner or own))
+    # A list changed in place and turned back into a tuple is the cheapest way to replace
+    # one item of a short tuple (half the cost of slicing it), and these are per action.
+    held = list(hands[seat])
+    held.remove(tile)
+    hand = tuple(held)
+    new_hands = list(hands)
+    new_hands[seat] = hand
+    new_trains = list(trains)
+    new_trains[train_index] = new_train
+    event = _new(Event, (seat, PLAY, tile, train_index, end, ()))
+    played = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            tuple(new_hands),
+            boneyard,
+            tuple(new_trains),
+            turn,
+            placed,
+            first_turns,
+            ts,
+            log + (event,),
+            None,
+        ),
     )
     if not hand:
         if rules.everyone_first_turn and played.first_turns & ~(1 << seat):
@@ -301,7 +398,8 @@ def _lay(rules: Rules, rnd: Round, seat: int, tile: Tile, train_index: int, end:
         after = TurnState(played=True, line_open=line, extra_owed=True, double_train=train_index)
         return settle(rules, played._replace(turn_state=after))
     if line:
-        continuing = played._replace(turn_state=TurnState(played=True, line_open=True))
+        # ``played`` with its turn state (field 9) replaced, without _replace's keywords.
+        continuing = _new(Round, (*played[:9], _LINE_GOES_ON, *played[10:]))
         if _playable(_targets(rules, continuing, seat), hand):
             return settle(rules, continuing)
     return _next_turn(rules, played, seat)
@@ -334,18 +432,47 @@ def _draw(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction("The boneyard is empty: pass instead.")
     if not _may_draw(rules, rnd):
         raise IllegalAction("Nobody draws in their first turn at this table: pass instead.")
-    drawn = rnd.boneyard[0]
+    return _take(rules, rnd, seat, targets)
+
+
+def _take(rules: Rules, rnd: Round, seat: int, targets: Ends) -> Round:
+    """A legal draw: the drawn tile is played or kept, and kept, it marks the train and
+    ends the turn."""
+    number, engine, first_seat, hands, boneyard, trains, turn, placed, first_turns, ts, log, _ = rnd
+    drawn = boneyard[0]
     # Under optional_draw a draw says nothing of what the drawer lacked: it may be a choice.
-    lacked = () if _may_draw_instead(rules, rnd) else _numbers(targets)
-    event = Event(seat, DRAW, None, None, None, lacked)
-    after_draw = rnd._replace(
-        hands=_replace_at(rnd.hands, seat, hand + (drawn,)),
-        boneyard=rnd.boneyard[1:],
-        log=rnd.log + (event,),
+    lacked = () if rules.optional_draw and _may_draw_instead(rules, rnd) else _numbers(targets)
+    event = _new(Event, (seat, DRAW, None, None, None, lacked))
+    plays = drawn[0] in targets or drawn[1] in targets
+    new_hands = list(hands)  # as in _lay
+    new_hands[seat] += (drawn,)
+    if plays:  # only the drawn tile may be played now
+        ts = _new(TurnState, (ts.played, ts.line_open, ts.extra_owed, drawn, ts.double_train))
+    elif not trains[seat].marked:  # kept: the marker goes on (as _mark puts it)
+        trains = _replace_at(trains, seat, trains[seat]._replace(marked=True))
+    after = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            tuple(new_hands),
+            boneyard[1:],
+            trains,
+            turn,
+            placed,
+            first_turns,
+            ts,
+            log + (event,),
+            None,
+        ),
     )
-    if _playable(targets, (drawn,)):
-        return settle(rules, after_draw._replace(turn_state=ts._replace(drawn=drawn)))
-    return _next_turn(rules, _mark(after_draw, seat), seat)
+    if not plays:
+        return _next_turn(rules, after, seat)
+    # The tile drawn changes no open end: the seat's targets stay as they were.
+    global _last_targets
+    _last_targets = (after, rules, seat, targets)
+    return settle(rules, after)
 
 
 def _hunt(rules: Rules, rnd: Round, seat: int) -> Round:
@@ -386,6 +513,11 @@ def _pass(rules: Rules, rnd: Round, action: Action) -> Round:
         raise IllegalAction(
             "Draw a tile first: you pass only when the boneyard is empty (draw before passing)."
         )
+    return _passed(rules, rnd, seat, targets)
+
+
+def _passed(rules: Rules, rnd: Round, seat: int, targets: Ends) -> Round:
+    """A legal pass: it marks the train and ends the turn."""
     event = Event(seat, PASS, None, None, None, _numbers(targets))
     return _next_turn(rules, _mark(rnd._replace(log=rnd.log + (event,)), seat), seat)
 
@@ -419,10 +551,31 @@ def _next_turn(rules: Rules, rnd: Round, seat: int) -> Round:
     """End ``seat``'s turn: their first turn is spent whatever happened in it. Under
     ``everyone_first_turn`` a seat that went out takes no further turn, and the round ends
     once every seat has had its first turn, if somebody went out."""
-    turn = (seat + 1) % rnd.players
-    while went_out(rnd, turn) and turn != seat:
-        turn = (turn + 1) % rnd.players
-    after = rnd._replace(turn=turn, first_turns=rnd.first_turns & ~(1 << seat), turn_state=NEW_TURN)
+    number, engine, first_seat, hands, boneyard, trains, _, placed, first_turns, _, log, result = (
+        rnd
+    )
+    players = len(hands)
+    turn = (seat + 1) % players
+    while not hands[turn] and turn != seat and went_out(rnd, turn):
+        turn = (turn + 1) % players
+    first_turns &= ~(1 << seat)
+    after = _new(
+        Round,
+        (
+            number,
+            engine,
+            first_seat,
+            hands,
+            boneyard,
+            trains,
+            turn,
+            placed,
+            first_turns,
+            NEW_TURN,
+            log,
+            result,
+        ),
+    )
     if (
         rules.everyone_first_turn
         and not after.first_turns
@@ -457,12 +610,20 @@ def settle(rules: Rules, rnd: Round) -> Round:
         rnd = _free_dead_doubles(rnd)
     if not rnd.engine_placed or (rules.draw_before_passing and rnd.boneyard):
         return rnd
-    targets = _open_to_anyone(rules, rnd)
-    numbers = {number for _, _, number in targets}
+    open_ends = _open_to_anyone(rules, rnd)
+    if rules.own_train_first != "until_started":  # every seat may use every one of them
+        if open_ends.keys().isdisjoint(chain.from_iterable(chain.from_iterable(rnd.hands))):
+            return _finish(rules, rnd, "stalled")
+        return rnd
     for seat, hand in enumerate(rnd.hands):
-        usable = numbers
-        if rules.own_train_first == "until_started" and _held_to_own_train(rules, rnd, seat):
-            usable = {n for i, j, n in targets if i == seat or rnd.trains[i].branches[j].owed}
+        usable = open_ends.keys()
+        if _held_to_own_train(rules, rnd, seat):
+            usable = {
+                n
+                for n, ends in open_ends.items()
+                for i, j in ends
+                if i == seat or rnd.trains[i].branches[j].owed
+            }
         for a, b in hand:
             if a in usable or b in usable:
                 return rnd
@@ -492,31 +653,41 @@ def _free_dead_doubles(rnd: Round) -> Round:
     return rnd._replace(trains=trains)
 
 
-def _open_to_anyone(rules: Rules, rnd: Round) -> list[Target]:
-    """The open ends anybody could use if every personal train were marked."""
-    if rules.covers_owed and rules.double_scope == "table":
-        owed = [
-            (i, j, b.open)
-            for i, train in enumerate(rnd.trains)
-            for j, b in enumerate(train.branches)
-            if b.owed
-        ]
-        if owed:
-            return owed
-    found = []
+def _open_to_anyone(rules: Rules, rnd: Round) -> Ends:
+    """The open ends anybody could use if every personal train were marked: checked after
+    every action once the boneyard is empty, so in one pass, as _find_targets does."""
+    table = rules.covers_owed and rules.double_scope == "table"
+    owed: Ends = {}
+    found: Ends = {}
     for i, train in enumerate(rnd.trains):
-        closed = rules.covers_owed and train.owes_cover
-        found.extend((i, j, b.open) for j, b in enumerate(train.branches) if b.owed or not closed)
-    return found
+        branches = train.branches
+        if len(branches) == 1:  # a lone end is open, owed a cover or not
+            branch = branches[0]
+            if table and branch.owed:
+                owed.setdefault(branch.open, []).append((i, 0))
+            found.setdefault(branch.open, []).append((i, 0))
+            continue
+        closed = rules.covers_owed and any(b.owed for b in branches)
+        for j, b in enumerate(branches):
+            if table and b.owed:
+                owed.setdefault(b.open, []).append((i, j))
+            if b.owed or not closed:
+                found.setdefault(b.open, []).append((i, j))
+    return owed or found
 
 
 def _finish(rules: Rules, rnd: Round, reason: str) -> Round:
     """End the round: every seat with no tile left went out (in the order of their last
     tiles), and a seat whose last tile was a double went out on a double."""
-    last: dict[int, Event] = {e.seat: e for e in rnd.log if e.kind == PLAY}
-    out = [s for s in range(rnd.players) if went_out(rnd, s)]
-    outs = tuple(sorted(out, key=lambda s: rnd.log.index(last[s])))
-    on_double = tuple(s for s in outs if last[s].tile[0] == last[s].tile[1])
+    log = rnd.log
+    # Where each seat out laid its last tile: its last event (went_out), found from the end.
+    last = {
+        seat: next(i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat)
+        for seat in range(rnd.players)
+        if went_out(rnd, seat)
+    }
+    outs = tuple(sorted(last, key=last.__getitem__))
+    on_double = tuple(s for s in outs if log[last[s]].tile[0] == log[last[s]].tile[1])
     scores = tuple(
         score(None if seat in outs else HandCount.of(hand), rules, on_double=seat in on_double)
         for seat, hand in enumerate(rnd.hands)
@@ -583,8 +754,8 @@ def _train_name(train: Train) -> str:
     return "the Mexican train" if train.owner is None else f"seat {train.owner}'s train"
 
 
-def _numbers(targets: list[Target]) -> tuple[int, ...]:
-    return tuple(sorted({number for _, _, number in targets}))
+def _numbers(ends: Ends) -> tuple[int, ...]:
+    return tuple(sorted(ends))
 
 
 def _is_tile(value: object) -> bool:

@@ -50,8 +50,10 @@ def next_round(game: Game, dealt: Deal | None = None) -> Game:
     if game.round is not None and not game.round.is_over:
         raise ValueError(f"Round {game.round.number} is still being played.")
     number = game.rounds_played + 1
-    dealt = dealt if dealt is not None else deal(game, number)
-    check_deal(game, dealt, number)
+    if dealt is None:
+        dealt = deal(game, number)  # fair by construction: nothing to check
+    else:
+        check_deal(game, dealt, number)
     rnd = start_round(game.rules, dealt)
     return game._replace(round=rnd) if rnd.result is None else game.finished(rnd)
 

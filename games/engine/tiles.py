@@ -7,6 +7,7 @@ cheaply and serialise to JSON as two-element lists, which matters on the engine'
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 Tile = tuple[int, int]
 
@@ -18,6 +19,7 @@ def tile(a: int, b: int) -> Tile:
     return (a, b) if a <= b else (b, a)
 
 
+@cache  # a set is dealt every round, and is the same tuple every time
 def full_set(top: int) -> tuple[Tile, ...]:
     """Every tile of a double-``top`` set, in a fixed order (the order shuffles start from)."""
     return tuple((a, b) for a in range(top + 1) for b in range(a, top + 1))

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .actions import Action
-from .moves import legal_actions
+from .moves import offered_actions
 from .rules import Rules
 from .state import Event, Game, Train
 from .tiles import Tile
+
+_new = tuple.__new__
 
 
 class SeatView(NamedTuple):
@@ -97,36 +99,41 @@ class SeatView(NamedTuple):
 
 def view_for(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None`` for a spectator, who sees no hand)."""
-    rnd = game.round
+    rules, players, _, _, scores, rnd, _ = game
     if rnd is None:
         raise ValueError("No round has been dealt yet.")
-    if seat is not None and not 0 <= seat < game.players:
+    if seat is not None and not 0 <= seat < players:
         raise ValueError(f"There is no seat {seat} at this table.")
-    mine = seat is not None and seat == rnd.turn
-    result = rnd.result
-    return SeatView(
-        seat=seat,
-        players=game.players,
-        rules=game.rules,
-        round_number=rnd.number,
-        engine=rnd.engine,
-        engine_placed=rnd.engine_placed,
-        hand=None if seat is None else rnd.hands[seat],
-        hand_sizes=tuple(map(len, rnd.hands)),
-        trains=rnd.trains,
-        boneyard_count=len(rnd.boneyard),
-        turn=rnd.turn,
-        first_turns=rnd.first_turns,
-        line_open=rnd.turn_state.line_open,
-        extra_owed=rnd.turn_state.extra_owed,
-        drawn=rnd.turn_state.drawn if mine else None,
-        log=rnd.log,
-        scores=game.scores,
-        round_over=result is not None,
-        stalled=result is not None and result.reason == "stalled",
-        out_seat=None if result is None else result.out_seat,
-        outs=() if result is None else result.outs,
-        legal=tuple(legal_actions(game, seat)) if mine else (),
+    number, engine, _, hands, boneyard, trains, turn, placed, first_turns, ts, log, result = rnd
+    mine = seat is not None and seat == turn
+    # Built positionally with tuple.__new__: a view is made for every action of self-play,
+    # and the keyword constructor of a named tuple of 22 fields costs twice as much.
+    return _new(
+        SeatView,
+        (
+            seat,
+            players,
+            rules,
+            number,
+            engine,
+            placed,
+            None if seat is None else hands[seat],
+            tuple(map(len, hands)),
+            trains,
+            len(boneyard),
+            turn,
+            first_turns,
+            ts.line_open,
+            ts.extra_owed,
+            ts.drawn if mine else None,  # only the drawer sees what they drew
+            log,
+            scores,
+            result is not None,  # round_over
+            result is not None and result.reason == "stalled",
+            None if result is None else result.out_seat,
+            () if result is None else result.outs,
+            offered_actions(game, seat) if mine else (),
+        ),
     )
 
 

@@ -8,6 +8,10 @@ boneyard. Three levels, by name:
 * ``greedy``: the heaviest playable tile.
 * ``strategic``: the strategy of docs/rules.md (see :mod:`games.bots.strategic`).
 
+:class:`~games.bots.expert.ExpertBot` searches instead (deals the hidden tiles and plays
+each action out); it is not yet a level a table seats, as a search takes its budget of
+CPU on the table's turn. :func:`games.bots.expert.evaluate` is the coach's yardstick.
+
 :func:`games.bots.planner.best_line` is the strategic bot's first-turn planner, also usable
 on its own as a "best line from this hand" hint.
 """
@@ -18,6 +22,7 @@ from collections.abc import Callable
 
 from games.engine import Action, SeatView
 
+from .expert import ExpertBot
 from .planner import best_line
 from .simple import RandomBot, greedy
 from .strategic import StrategicBot
@@ -38,4 +43,13 @@ def make_bot(level: str, seed: int | str = 0) -> Bot:
     raise ValueError(f"{level!r} is not a bot ({', '.join(LEVELS)}).")
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "StrategicBot", "best_line", "greedy", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "ExpertBot",
+    "RandomBot",
+    "StrategicBot",
+    "best_line",
+    "greedy",
+    "make_bot",
+]

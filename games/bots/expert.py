@@ -1,0 +1,199 @@
+"""The expert: a search under hidden information, and the coach's yardstick.
+
+A seat does not know the other hands or the boneyard's order, so the expert deals them: it
+gives the tiles it has not seen to the other hands (as many as each holds) and the
+boneyard, never a tile carrying a number a seat's draw or pass showed it lacked
+(:class:`~games.bots.knowledge.Knowledge`). On each such deal it takes every legal action
+in turn and plays the round out with the strategic bot in every seat; an action's estimate
+is the seat's mean round points over the deals (lower is better). Every action is played on
+the same deals, so the differences between actions are less noisy than the estimates.
+
+Deterministic for a seed and a number of playouts. Under a time budget the clock is read
+before each playout, so the search stops within one playout of the budget (a playout of a
+round takes milliseconds; the first deal is always played out for every action, so that
+each has an estimate).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from games.engine import Action, Game, Round, SeatView, apply, view_for
+from games.engine.actions import PLAY
+from games.engine.state import TurnState
+from games.engine.tiles import Tile
+
+from .knowledge import Knowledge
+from .strategic import StrategicBot
+
+BUDGET = 0.5  # seconds a decision, on one core
+DEAL_TRIES = 50  # random deals tried before the numbers a seat lacked are set aside
+
+
+class Estimate(NamedTuple):
+    """An action's expected round points for the seat, over ``playouts`` deals."""
+
+    action: Action
+    expected_points: float
+    playouts: int
+
+
+def evaluate(
+    view: SeatView,
+    *,
+    seed: int | str,
+    playouts: int | None = None,
+    budget: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[Estimate]:
+    """The estimate of every legal action of ``view`` (the seat on turn), in their order.
+
+    ``playouts`` caps the deals; ``budget`` (seconds) stops the search in time; with
+    neither, the default budget applies."""
+    assert view.seat is not None and view.legal, "only the seat on turn decides"
+    if playouts is None and budget is None:
+        budget = BUDGET
+    rng = random.Random(f"expert/{seed}")
+    policy = StrategicBot()
+    legal = list(view.legal)
+    totals = [0.0] * len(legal)
+    counts = [0] * len(legal)
+    deadline = clock() + budget if budget is not None else math.inf
+    deals = 0
+    while playouts is None or deals < playouts:
+        game = deal(view, rng)
+        for i, action in enumerate(legal):
+            if deals and clock() >= deadline:
+                break
+            totals[i] += playout(game, action, view.seat, policy)
+            counts[i] += 1
+        deals += 1
+        if clock() >= deadline:
+            break
+    return [
+        Estimate(action, totals[i] / counts[i], counts[i])
+        for i, action in enumerate(legal)
+        if counts[i]
+    ]
+
+
+class ExpertBot:
+    """Chooses the action of least expected round points (:func:`evaluate`)."""
+
+    def __init__(
+        self, seed: int | str = 0, budget: float | None = BUDGET, playouts: int | None = None
+    ) -> None:
+        self.seed, self.budget, self.playouts = seed, budget, playouts
+        self.decisions = 0
+
+    def __call__(self, view: SeatView) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        self.decisions += 1
+        estimates = evaluate(
+            view,
+            seed=f"{self.seed}/{self.decisions}",
+            playouts=self.playouts,
+            budget=self.budget,
+        )
+        return min(estimates, key=lambda e: e.expected_points).action
+
+
+def playout(game: Game, action: Action, seat: int, policy: Callable) -> int:
+    """``seat``'s points at the end of the round after ``action``, the rest played by
+    ``policy`` in every seat."""
+    game = apply(game, action)
+    rnd = game.round
+    assert rnd is not None
+    while rnd.result is None:
+        game = apply(game, policy(view_for(game, rnd.turn)))
+        rnd = game.round
+        assert rnd is not None
+    return rnd.result.scores[seat]
+
+
+def deal(view: SeatView, rng: random.Random) -> Game:
+    """A whole game the seat could be in: its view, with the unseen tiles dealt."""
+    assert view.seat is not None and view.hand is not None
+    knowledge = Knowledge.from_view(view)
+    unseen = sorted(knowledge.unseen)
+    others = [s for s in range(view.players) if s != view.seat]
+    hands = _hands(unseen, others, view, knowledge, rng)
+    dealt = {t for hand in hands.values() for t in hand}
+    boneyard = [t for t in unseen if t not in dealt]
+    rng.shuffle(boneyard)
+    all_hands = tuple(view.hand if s == view.seat else tuple(hands[s]) for s in range(view.players))
+    rnd = Round(
+        number=view.round_number,
+        engine=view.engine,
+        first_seat=_first_seat(view),
+        hands=all_hands,
+        boneyard=tuple(boneyard),
+        trains=view.trains,
+        turn=view.turn,
+        engine_placed=view.engine_placed,
+        first_turns=view.first_turns,
+        turn_state=_turn_state(view),
+        log=view.log,
+    )
+    return Game(rules=view.rules, players=view.players, scores=view.scores, round=rnd)
+
+
+def _hands(
+    unseen: list[Tile],
+    others: list[int],
+    view: SeatView,
+    knowledge: Knowledge,
+    rng: random.Random,
+) -> dict[int, list[Tile]]:
+    """The other hands, each of its size, from the unseen tiles: the seats with the fewest
+    tiles they may hold are served first. When no deal is found that keeps every lacked
+    number away (a draw since brought one back, perhaps), the numbers are set aside."""
+    for attempt in range(DEAL_TRIES + 1):
+        strict = attempt < DEAL_TRIES
+        pool = unseen[:]
+        rng.shuffle(pool)
+        hands: dict[int, list[Tile]] = {}
+
+        def allowed(seat: int, tile: Tile, strict: bool = strict) -> bool:
+            lacking = knowledge.lacking[seat]
+            return not strict or (tile[0] not in lacking and tile[1] not in lacking)
+
+        order = sorted(others, key=lambda s: sum(allowed(s, t) for t in pool))
+        for seat in order:
+            size = view.hand_sizes[seat]
+            mine = [t for t in pool if allowed(seat, t)][:size]
+            if len(mine) < size:
+                break
+            hands[seat] = mine
+            taken = set(mine)
+            pool = [t for t in pool if t not in taken]
+        else:
+            return hands
+    raise AssertionError("the unseen tiles cannot fill the other hands")  # pragma: no cover
+
+
+def _turn_state(view: SeatView) -> TurnState:
+    """Where the seat on turn is within its turn, from the log's last events of the turn."""
+    mine = []
+    for event in reversed(view.log):
+        if event.seat != view.turn:
+            break
+        mine.append(event)
+    plays = [e for e in mine if e.kind == PLAY]
+    return TurnState(
+        played=bool(plays),
+        line_open=view.line_open,
+        extra_owed=view.extra_owed,
+        drawn=view.drawn,
+        double_train=plays[0].train if view.extra_owed and plays else None,
+    )
+
+
+def _first_seat(view: SeatView) -> int:
+    """Who played first this round: the round's first seats follow on from the match's."""
+    return (view.round_number - 1) % view.players if view.round_number else 0

@@ -1,0 +1,82 @@
+"""The expert's search: its deals agree with everything the seat knows, the game it builds
+offers the seat exactly the actions the real one does, it is deterministic for a seed, it
+stops on its budget, and its decision is always one of the legal actions, under every
+variant and house rule."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from games.bots import make_bot
+from games.bots.expert import ExpertBot, deal, evaluate
+from games.bots.knowledge import Knowledge
+from games.engine import apply, legal_actions, new_game, view_for
+from games.simulate import random_rules
+
+# Positions the expert decides in: 300 by default, EXPERT_POSITIONS=10000 for the full run.
+POSITIONS = int(os.environ.get("EXPERT_POSITIONS", "300"))
+
+
+def positions(count: int, seed: int = 0):
+    """Views of the seat on turn, with more than one legal action, taken from games of
+    random bots under random rules (every variant, 2 to 8 seats)."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        players = rng.randint(2, 8)
+        rules = random_rules(rng, players)
+        game = new_game(rules, players=players, seed=rng.randrange(10**6))
+        bot = make_bot("random", rng.randrange(10**6))
+        while game.round.result is None and found < count:
+            view = view_for(game, game.round.turn)
+            if len(view.legal) > 1 and rng.random() < 0.3:
+                found += 1
+                yield view
+            game = apply(game, bot(view))
+
+
+def test_a_deal_never_gives_a_seen_tile_nor_a_number_a_seat_lacked():
+    rng = random.Random(1)
+    for view in positions(200, seed=1):
+        knowledge = Knowledge.from_view(view)
+        game = deal(view, rng)
+        rnd = game.round
+        assert rnd.hands[view.seat] == view.hand
+        assert tuple(map(len, rnd.hands)) == view.hand_sizes
+        assert len(rnd.boneyard) == view.boneyard_count
+        dealt = [t for s, h in enumerate(rnd.hands) if s != view.seat for t in h]
+        dealt += list(rnd.boneyard)
+        assert sorted(dealt) == sorted(knowledge.unseen)  # every unseen tile, once
+        for seat, hand in enumerate(rnd.hands):
+            if seat != view.seat:
+                lacking = knowledge.lacking[seat]
+                assert not any(a in lacking or b in lacking for a, b in hand), (seat, hand)
+
+
+def test_the_dealt_game_offers_the_seat_exactly_the_real_actions():
+    rng = random.Random(2)
+    for view in positions(300, seed=2):
+        game = deal(view, rng)
+        assert tuple(legal_actions(game, view.seat)) == view.legal
+
+
+def test_it_is_the_same_for_a_seed_and_stops_on_its_budget():
+    view = next(positions(1, seed=3))
+    first = evaluate(view, seed="s", playouts=3)
+    assert first == evaluate(view, seed="s", playouts=3)
+    assert {e.action for e in first} == set(view.legal) and all(e.playouts == 3 for e in first)
+    ticks = iter(range(1000))
+    clock = lambda: next(ticks)  # noqa: E731 - a clock that moves one second a reading
+    timed = evaluate(view, seed="s", budget=5, clock=clock)
+    assert {e.action for e in timed} == set(view.legal)  # the first deal is played out
+    assert sum(e.playouts for e in timed) <= len(view.legal) + 5
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_its_decision_is_legal_in_random_positions(chunk):
+    bot = ExpertBot(seed=chunk, budget=None, playouts=1)
+    for view in positions(POSITIONS // 4, seed=100 + chunk):
+        assert bot(view) in view.legal

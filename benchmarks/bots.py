@@ -15,21 +15,41 @@ four seats 25% is parity. Points: mean points per round, averaged over a bot's s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
+from games.bots import Bot, ExpertBot, make_bot
 from games.engine import PRESETS
 from games.simulate import play_match
 
 TABLES = (("strategic", "greedy"), ("greedy", "random"))
 
 
-def play(rules_name: str, lineup: tuple[str, ...], seed: int) -> list[tuple[float, float]]:
+def bot(level: str, seed: str, expert_playouts: int = 8) -> Bot:
+    """A bot of ``level``; the expert searches a fixed number of deals a decision, so a
+    figure does not depend on the machine's speed."""
+    if level == "expert":
+        return ExpertBot(seed, budget=None, playouts=expert_playouts)
+    return make_bot(level, seed)
+
+
+def play(
+    rules_name: str,
+    lineup: tuple[str, ...],
+    seed: int,
+    expert_playouts: int = 8,
+    rounds: int | None = None,
+) -> list[tuple[float, float]]:
     """One match: per seat, (win share, mean points per round)."""
-    result = play_match(PRESETS[rules_name], lineup, seed, first_seat=0, check=False)
+    make = partial(bot, expert_playouts=expert_playouts)
+    rules = PRESETS[rules_name]
+    rules = rules if rounds is None else dataclasses.replace(rules, rounds=rounds)
+    result = play_match(rules, lineup, seed, first_seat=0, check=False, make=make)
     rounds = len(result.round_scores)
     return [
         (
@@ -41,12 +61,19 @@ def play(rules_name: str, lineup: tuple[str, ...], seed: int) -> list[tuple[floa
 
 
 def run_table(
-    lone: str, field: str, players: int, seeds: Sequence[int], rules: str, workers: int
+    lone: str,
+    field: str,
+    players: int,
+    seeds: Sequence[int],
+    rules: str,
+    workers: int,
+    expert_playouts: int = 8,
+    rounds: int | None = None,
 ) -> dict[str, list[tuple[float, float]]]:
     """Per bot, one (win share, points per round) sample per seed, each the mean over the
     seat arrangements and over that bot's seats."""
     lineups = [tuple(lone if s == r else field for s in range(players)) for r in range(players)]
-    jobs = [(rules, lineup, seed) for seed in seeds for lineup in lineups]
+    jobs = [(rules, lineup, seed, expert_playouts, rounds) for seed in seeds for lineup in lineups]
     with ProcessPoolExecutor(workers) as pool:
         outcomes = list(pool.map(play, *zip(*jobs, strict=True), chunksize=4))
     samples: dict[str, list[tuple[float, float]]] = {lone: [], field: []}
@@ -83,6 +110,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--workers", type=int, default=1, help="processes (1)")
     parser.add_argument("--table", action="append", help="LONE,FIELD (default: both tables)")
+    parser.add_argument(
+        "--expert-playouts", type=int, default=8, help="deals the expert searches a decision (8)"
+    )
+    parser.add_argument("--rounds", type=int, help="rounds a match (default: the rules')")
     args = parser.parse_args(argv)
     tables = [tuple(t.split(",")) for t in args.table] if args.table else list(TABLES)
     per_table_seeds = range(args.seed, args.seed + max(1, args.matches // args.players))
@@ -95,7 +126,16 @@ def main(argv: list[str] | None = None) -> None:
     print("| Table | Bot | Win share (95% CI) | Points per round (95% CI) |")
     print("|---|---|---|---|")
     for lone, field in tables:
-        samples = run_table(lone, field, args.players, per_table_seeds, args.rules, args.workers)
+        samples = run_table(
+            lone,
+            field,
+            args.players,
+            per_table_seeds,
+            args.rules,
+            args.workers,
+            args.expert_playouts,
+            args.rounds,
+        )
         name = f"{lone} vs {args.players - 1} {field}"
         for bot in (lone, field):
             win, win_ci = mean_ci([w for w, _ in samples[bot]])

@@ -74,12 +74,13 @@ def play_match(
     first_seat: int = 0,
     check: bool = True,
     record: bool = False,
-    make: Callable[[str, str], Bot] = make_bot,
+    make: Callable[[str, str], Bot] | None = None,
 ) -> MatchResult:
     """Play one whole match with a bot of each named level in each seat (``make`` builds
     them: a benchmark may build the expert with its own playouts). A violation that
     leaves nothing sensible to play on (an illegal choice, an endless round) ends it."""
     players = len(bots)
+    make = make or make_bot
     seat_bots: list[Bot] = [make(level, f"{seed}/{seat}") for seat, level in enumerate(bots)]
     game = new_game(rules, players=players, seed=seed, first_seat=first_seat)
     names = [f"{level} {seat}" for seat, level in enumerate(bots)]

@@ -18,6 +18,7 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
         CrewMatch.objects.filter(season=season).select_related("match").order_by("-filed_at")
     )
     season_results = results(f.match for f in filed)
+    by_match = {r.match: r for r in season_results}
     members = list(crew.members.select_related("player"))
     colours = {m.player_id: m.colour for m in members}
     names = {m.player_id: m.name for m in members}
@@ -36,5 +37,5 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
         "head_to_head": head_to_head(season_results),
         "nights": nights,
         "chart": mark_safe(nights_svg(nights, colours, names)),  # noqa: S308 - escaped in chart
-        "matches": [(f, next(r for r in season_results if r.match == f.match_id)) for f in filed],
+        "matches": [(f, by_match[f.match_id]) for f in filed],
     }

@@ -4,14 +4,13 @@ claims and the export. Thin: a form, a service, a redirect."""
 
 from __future__ import annotations
 
-import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from common.links import link_with_qr
 from games.engine.rules import PRESET_DESCRIPTIONS
 from scoring import sessions as sheet_sessions
 from scoring.entries import Refused
@@ -52,7 +51,7 @@ def crew(request: HttpRequest, code: str) -> HttpResponse:
     season = _season(found, request.GET.get("season"))
     context = {
         **crew_context(found, season, me),
-        "invite": _qr(request.build_absolute_uri(reverse("crews:crew", args=[code]))),
+        "invite": link_with_qr(request.build_absolute_uri(reverse("crews:crew", args=[code]))),
         "season_form": SeasonForm(),
     }
     return render(request, "crews/crew.html", context)
@@ -230,9 +229,3 @@ def _int(text: str | None) -> int | None:
         return int(text or "")
     except ValueError:
         return None
-
-
-def _qr(url: str) -> dict:
-    """A link, and the same link as a QR code drawn on the server."""
-    qr = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
-    return {"url": url, "qr": mark_safe(qr)}  # noqa: S308 - segno's own SVG, no user text

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from common.links import link_with_qr
 from crews import export as crew_export
 from crews import services as crew_services
 from crews import sessions as crew_sessions
@@ -282,7 +281,8 @@ def seat_link(request: HttpRequest, code: str, position: int) -> HttpResponse:
         seat = services.seat_for_host(code, sessions.host_token(request.session, code), position)
     except services.Refused as refused:
         return HttpResponse(str(refused), status=403, content_type="text/plain")
-    link = _qr(request.build_absolute_uri(reverse("games:rejoin", args=[code, seat.token])))
+    rejoin = reverse("games:rejoin", args=[code, seat.token])
+    link = link_with_qr(request.build_absolute_uri(rejoin))
     return render(request, "games/partials/seat_link.html", {"seat": seat, "link": link})
 
 
@@ -390,10 +390,4 @@ def _name_at(request: HttpRequest, found: Table) -> str:
 
 def _invite(request: HttpRequest, found: Table) -> dict:
     """The table's link, and the same link as a QR code drawn on the server."""
-    return _qr(request.build_absolute_uri(reverse("games:table", args=[found.code])))
-
-
-def _qr(url: str) -> dict:
-    """A link, and the same link as a QR code drawn on the server (partials/qr.html)."""
-    qr = segno.make(url, error="m").svg_inline(border=2, dark="#000", light="#fff", omitsize=True)
-    return {"url": url, "qr": mark_safe(qr)}  # noqa: S308 - segno's own SVG, no user text
+    return link_with_qr(request.build_absolute_uri(reverse("games:table", args=[found.code])))

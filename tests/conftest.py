@@ -76,3 +76,13 @@ def fresh_socket_budgets():
     sockets.budgets.clear()
     yield
     sockets.budgets.clear()
+
+
+@pytest.fixture(autouse=True)
+def coach_asleep(monkeypatch):
+    """The coach is not woken by a round's end: in the embedded default it would review in
+    a thread of its own, still querying while the test's database is emptied. The coach's
+    own tests call ``games.coach.work`` (and its worker) themselves."""
+    from games import coach
+
+    monkeypatch.setattr(coach, "wake", lambda: None)

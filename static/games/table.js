@@ -552,7 +552,9 @@
       var move = view.game.last_moves[i]
       if (move.seat !== view.seat && heard.moves.indexOf(key) < 0) said.unshift(move.text)
     })
-    var started = now.mine && !heard.mine
+    // A view is drawn from the table as it is when it is sent, so a quick bot's answer can
+    // arrive in the same view as this seat's own move: the turn came back if others moved.
+    var started = now.mine && (!heard.mine || said.length > 0)
     if (now.status && now.status !== heard.status && !started) said.push(now.status)
     if (said.length) say('table-said', said.join(' '))
     if (started) {

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests.browser.axe import assert_accessible
-from tests.browser.test_fixes import LINE_DEAL, open_table_with_bots
+from tests.browser.test_fixes import LINE_DEAL, open_table_with_bots, pick_a_playable_tile
 from tests.browser.test_score_sheet import cell, create_match
 from tests.review.conftest import play_online_match
 
@@ -56,8 +56,7 @@ def test_the_table_in_its_lobby_and_mid_game_for_a_seat_and_a_spectator(
     open_table_with_bots(seat, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
     expect(seat.locator("#table-dock.dock--mine")).to_be_visible()
     assert_accessible(seat)  # a seat, on its turn
-    seat.locator(".tile--hand.tile--playable").first.click()
-    expect(seat.locator(".slot--lit").first).to_be_visible()
+    pick_a_playable_tile(seat)
     assert_accessible(seat)  # a tile picked, its slots lit
     seat.set_viewport_size({"width": 390, "height": 844})
     assert_accessible(seat)  # the same on a phone
@@ -114,8 +113,7 @@ def test_the_table_and_the_sheet_in_dark_mode(asgi_server, browser, server_db):
     dark = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
     seat = dark.new_page()
     open_table_with_bots(seat, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
-    seat.locator(".tile--hand.tile--playable").first.click()
-    expect(seat.locator(".slot--lit").first).to_be_visible()
+    pick_a_playable_tile(seat)
     assert_accessible(seat)
     keeper = dark.new_page()
     create_match(keeper, asgi_server.url, ["Ana", "Ben"])

@@ -11,11 +11,22 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from tests.browser.test_score_sheet import cell, create_match, join
-from tests.browser.test_table import DEAL, create_table
+from tests.browser.test_table import DEAL, click, create_table
 
 pytestmark = pytest.mark.browser
 
 LINE_DEAL = 14  # double-6, two seats: Ana's four tiles make a line however she lays them
+
+# Bots keep playing while a test measures, and every view replaces the board and the hand:
+# each element's box is read in one script, so none is replaced between finding and reading.
+BOXES = """selector => Array.from(document.querySelectorAll(selector), element => {
+  const r = element.getBoundingClientRect()
+  return {x: r.x, y: r.y, width: r.width, height: r.height}
+})"""
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    return page.evaluate(BOXES, selector)
 
 
 def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, phone):
@@ -93,6 +104,21 @@ def reload_until_live(page: Page) -> None:
     opened.value.wait_for_event("framereceived")
 
 
+def pick_a_playable_tile(page: Page) -> None:
+    """On this seat's turn, pick its first playable tile until its slots light: a click
+    that lands before the page's script is running, or on a tile a view has just
+    replaced, picks nothing."""
+    expect(page.locator("#table-dock.dock--mine")).to_be_visible()
+    for _ in range(5):
+        click(page.locator(".tile--hand.tile--playable").first)
+        try:
+            expect(page.locator(".slot--lit").first).to_be_visible(timeout=2000)
+            return
+        except AssertionError:
+            continue
+    expect(page.locator(".slot--lit").first).to_be_visible()
+
+
 def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     asgi_server, phone, server_db
 ):
@@ -142,14 +168,14 @@ def test_four_players_trains_fit_a_laptop_and_a_phone_shows_the_hand_and_the_hin
     expect(ana.locator(".lane")).to_have_count(5)  # four players' trains and the Mexican
     board = ana.locator("#table-board")
     assert board.evaluate("b => b.scrollHeight <= b.clientHeight")  # nothing below the fold
-    bottom = ana.locator(".lane").last.bounding_box()
+    bottom = boxes(ana, ".lane")[-1]
     assert bottom["y"] + bottom["height"] <= 800
 
     ana.set_viewport_size({"width": 390, "height": 844})
     hand = ana.locator(".tile--hand")
     expect(hand).to_have_count(15)
     assert ana.locator(".hand").evaluate("h => h.scrollWidth <= h.clientWidth")
-    for box in (hand.nth(i).bounding_box() for i in range(15)):
+    for box in boxes(ana, ".tile--hand"):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # all in view, no scrolling
         assert box["y"] + box["height"] <= 844
         assert box["width"] >= 32 and box["height"] >= 44  # still a finger's target
@@ -160,9 +186,9 @@ def test_four_players_trains_fit_a_laptop_and_a_phone_shows_the_hand_and_the_hin
     ana.locator("#table-dock").get_by_role("button", name="Hint").click()
     toast = ana.locator(".toast")
     expect(toast).to_be_visible()
-    shown = toast.bounding_box()
-    for covered in (ana.locator(".lane--mine"), ana.locator(".hand")):
-        box = covered.bounding_box()
+    (shown,) = boxes(ana, ".toast")
+    for covered in (".lane--mine", ".hand"):
+        (box,) = boxes(ana, covered)
         apart = shown["y"] + shown["height"] <= box["y"] or box["y"] + box["height"] <= shown["y"]
         assert apart, f"the hint covers {covered}"
     laptop.close()

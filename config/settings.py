@@ -260,6 +260,8 @@ STORAGES = {
 
 # Pause between bot moves, so people can follow what the bots play.
 BOT_TURN_DELAY = float(ENV.get("BOT_TURN_DELAY", "0.8"))
+# The expert bot's thinking time a decision, in seconds of one core (within the pause above).
+EXPERT_BUDGET = float(ENV.get("EXPERT_BUDGET", "0.5"))
 
 # Seconds between the end of a round and the next deal when not everybody presses Ready.
 NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))

@@ -251,11 +251,18 @@ def _report(task: asyncio.Task) -> None:
 
 
 async def _bot_loop(code: str) -> None:
+    """A bot's turn is read, decided and made in three steps: the decision (the expert's
+    search takes up to its budget of CPU) runs in a thread of its own, not in the one ORM
+    thread, and holds no lock; it counts within the pause that lets people follow."""
+    loop = asyncio.get_running_loop()
     while True:
-        await asyncio.sleep(settings.BOT_TURN_DELAY)
-        outcome = await write(services.play_bot_turn)(code)
-        if outcome is None:
+        began = loop.time()
+        turn = await read(services.bot_turn)(code)
+        if turn is None:
             return
+        action = await asyncio.to_thread(turn.decide)
+        await asyncio.sleep(max(0.0, settings.BOT_TURN_DELAY - (loop.time() - began)))
+        outcome = await write(services.make_bot_move)(code, turn, action)
         if outcome.next_round_in is not None:
             _count_down(code, outcome.next_round_in)
         if not outcome.bot_next:

@@ -18,6 +18,7 @@ from typing import Any
 
 from django import forms
 
+from games.bots import LEVELS
 from games.engine import Action
 from games.engine.actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY
 from games.engine.rules import (
@@ -44,7 +45,7 @@ from games.engine.rules import (
 )
 from games.engine.tiles import SUPPORTED_SETS
 
-from .models import BOT_LEVELS, NAME_LENGTH
+from .models import NAME_LENGTH
 
 # The rules form in the groups a host thinks in. The first is open; the others fold away.
 RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -355,7 +356,7 @@ class BotForm(forms.Form):
     """The host puts a bot in a seat (the next free one when no seat is named), or in for an
     absent player."""
 
-    level = forms.ChoiceField(choices=[(b, b.title()) for b in BOT_LEVELS])
+    level = forms.ChoiceField(choices=[(b, b.title()) for b in LEVELS])
     position = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1, required=False)
 
 

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.db.models import Q
 
+from games.bots import LEVELS
 from games.engine import Game, Replayer
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
@@ -30,7 +31,6 @@ TURN_RUNS_LONG = 120  # seconds
 # A request for a seat lives as long as the screen that asked is open; one left behind by a
 # process that died with its sockets gives way to a new request after this long.
 CLAIM_WAITS = 600  # seconds
-BOT_LEVELS = ("random", "greedy", "strategic")
 
 
 def new_table_code() -> str:
@@ -181,13 +181,13 @@ class TableSeat(models.Model):
     name = models.CharField(max_length=NAME_LENGTH)
     kind = models.CharField(max_length=6, choices=Kind.choices, default=Kind.HUMAN)
     bot_level = models.CharField(
-        max_length=10, blank=True, choices=[(b, b.title()) for b in BOT_LEVELS]
+        max_length=10, blank=True, choices=[(b, b.title()) for b in LEVELS]
     )
     token = models.CharField(max_length=64, unique=True, default=new_seat_token)
     stand_in = models.CharField(
         max_length=10,
         blank=True,
-        choices=[(b, b.title()) for b in BOT_LEVELS],
+        choices=[(b, b.title()) for b in LEVELS],
         help_text="A bot the host put in while the player is away; gone when they return.",
     )
     ready_for = models.PositiveSmallIntegerField(

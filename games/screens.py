@@ -18,6 +18,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
+from games.bots import LEVELS
 from games.engine import Game, SeatView, Tile, view_for
 from games.engine.actions import DRAW, PASS, PLACE_ENGINE, PLAY
 from games.engine.state import Event
@@ -26,7 +27,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import BOT_LEVELS, Table, TableSeat, answerers, kept_game, seated
+from .models import Table, TableSeat, answerers, kept_game, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -247,7 +248,7 @@ def screen_context(
     if view is None or game is None:
         taken = {s.position: s for s in seats}
         context["places"] = [(p, taken.get(p)) for p in range(table.seat_count)]
-        context["bot_levels"] = BOT_LEVELS
+        context["bot_levels"] = LEVELS
         return context
     # The board, the moves and the players are worked out when drawn (a template calls a
     # callable): a socket draws them once per version for all its seats (view_message).

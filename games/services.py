@@ -26,8 +26,8 @@ from django.utils import timezone
 from common import names as people
 from crews import services as crew_services
 from crews.models import Crew
-from games.bots import best_line, make_bot
-from games.engine import Game, IllegalAction, Rules, RulesError, view_for
+from games.bots import LEVELS, best_line, make_bot
+from games.engine import Game, IllegalAction, Rules, RulesError, SeatView, view_for
 from games.engine.actions import END_TURN, Action
 from games.engine.records import deal_record, deal_step, match_record, step
 from games.engine.setup import new_game
@@ -38,7 +38,6 @@ from scoring.models import Match
 from . import coach
 from .forms import Intent
 from .models import (
-    BOT_LEVELS,
     CLAIM_WAITS,
     NAME_LENGTH,
     TURN_RUNS_LONG,
@@ -114,8 +113,8 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
 
 
 def add_bot(code: str, host_token: str, level: str, position: int | None = None) -> TableSeat:
-    if level not in BOT_LEVELS:
-        raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
+    if level not in LEVELS:
+        raise Refused(f"There is no {level!r} bot: choose {', '.join(LEVELS)}.")
     with transaction.atomic():
         table, seats = _locked(code)
         _host(table, host_token)
@@ -221,21 +220,62 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
     return _outcome(table, game, seats)
 
 
-def play_bot_turn(code: str) -> Outcome | None:
-    """Take one turn for the bot on turn, if it is a bot's turn and a person is there to
-    watch; None when there is nothing for a bot to do."""
+@dataclass(frozen=True)
+class BotTurn:
+    """What the bot on turn decides from, read without the table's lock: the expert
+    searches for up to half a second, and no table waits for that. Its move is made only if
+    the table is still at ``version``."""
+
+    version: int
+    level: str
+    seed: str
+    view: SeatView
+
+    def decide(self) -> Action:
+        return make_bot(self.level, seed=self.seed, budget=settings.EXPERT_BUDGET)(self.view)
+
+
+def bot_turn(code: str) -> BotTurn | None:
+    """The bot on turn's view, if it is a bot's turn and a person is there to watch; None
+    when there is nothing for a bot to do."""
+    found = seated(code)
+    if found is None:
+        return None
+    table, seats = found
+    game = table.game()
+    if table.status != Table.Status.PLAYING or not _bot_on_turn(game, seats):
+        return None
+    if not any(s.connected for s in seats if not s.is_bot):
+        return None
+    seat = next(s for s in seats if s.position == game.round.turn)
+    return BotTurn(
+        version=table.version,
+        level=seat.played_by_bot,
+        seed=f"{table.seed}/{table.version}",
+        view=view_for(game, seat.position),
+    )
+
+
+def make_bot_move(code: str, turn: BotTurn, action: Action) -> Outcome:
+    """Make the move the bot decided on ``turn``, unless the table has moved on meanwhile
+    (a move, a person taking the seat back from a stand-in): then nothing is made, and
+    the outcome says whether a bot is still due, to be read again."""
     with transaction.atomic():
         table, seats = _locked(code)
-        if table.status != Table.Status.PLAYING:
-            return None
         game = table.game()
-        if not _bot_on_turn(game, seats) or not any(s.connected for s in seats if not s.is_bot):
-            return None
-        seat = next(s for s in seats if s.position == game.round.turn)
-        bot = make_bot(seat.played_by_bot, seed=f"{table.seed}/{table.version}")
-        game, lines = step(game, bot(view_for(game, seat.position)))
+        seat = next(s for s in seats if s.position == turn.view.seat)
+        if table.version != turn.version or seat.played_by_bot != turn.level:
+            return Outcome(version=table.version, bot_next=_bot_on_turn(game, seats))
+        game, lines = step(game, action)
         _commit(table, seats, lines, game)
     return _outcome(table, game, seats)
+
+
+def play_bot_turn(code: str) -> Outcome | None:
+    """Read the bot's turn, decide and make the move, in this thread (the consumer takes
+    the same three steps, deciding in a thread of its own)."""
+    turn = bot_turn(code)
+    return None if turn is None else make_bot_move(code, turn, turn.decide())
 
 
 def ready(code: str, token: str) -> Outcome | None:
@@ -295,8 +335,8 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
     """The host lets a bot play for a person who has gone away, until they come back; or
     for one still connected whose turn has run long (TURN_RUNS_LONG), never sooner; or for
     themselves."""
-    if level not in BOT_LEVELS:
-        raise Refused(f"There is no {level!r} bot: choose {', '.join(BOT_LEVELS)}.")
+    if level not in LEVELS:
+        raise Refused(f"There is no {level!r} bot: choose {', '.join(LEVELS)}.")
     with transaction.atomic():
         table, seats = _locked(code)
         _host(table, host_token)

@@ -2,15 +2,16 @@
 
 A bot is any callable ``bot(view) -> Action`` that returns one of ``view.legal``. It gets
 a :class:`~games.engine.SeatView` and nothing else, so it cannot read another hand or the
-boneyard. Three levels, by name:
+boneyard. Four levels, by name:
 
 * ``random``: any legal action.
 * ``greedy``: the heaviest playable tile.
 * ``strategic``: the strategy of docs/rules.md (see :mod:`games.bots.strategic`).
+* ``expert``: a search (:class:`~games.bots.expert.ExpertBot`): it deals the hidden tiles
+  and plays each action out, for up to its time budget a decision. Its
+  :func:`~games.bots.expert.evaluate` is also the coach's yardstick.
 
-:class:`~games.bots.expert.ExpertBot` searches instead (deals the hidden tiles and plays
-each action out); it is not yet a level a table seats, as a search takes its budget of
-CPU on the table's turn. :func:`games.bots.expert.evaluate` is the coach's yardstick.
+The first three are policies: they decide at once, from the view.
 
 :func:`games.bots.planner.best_line` is the strategic bot's first-turn planner, also usable
 on its own as a "best line from this hand" hint.
@@ -22,29 +23,34 @@ from collections.abc import Callable
 
 from games.engine import Action, SeatView
 
-from .expert import ExpertBot
+from .expert import BUDGET, ExpertBot
 from .planner import best_line
 from .simple import RandomBot, greedy
 from .strategic import StrategicBot
 
 Bot = Callable[[SeatView], Action]
 
-LEVELS = ("random", "greedy", "strategic")
+POLICIES = ("random", "greedy", "strategic")
+LEVELS = (*POLICIES, "expert")
 
 
-def make_bot(level: str, seed: int | str = 0) -> Bot:
-    """A fresh bot of ``level``; ``seed`` drives the random bot's choices."""
+def make_bot(level: str, seed: int | str = 0, budget: float = BUDGET) -> Bot:
+    """A fresh bot of ``level``; ``seed`` drives the random bot's and the expert's choices,
+    ``budget`` is the expert's time a decision, in seconds."""
     if level == "random":
         return RandomBot(seed)
     if level == "greedy":
         return greedy
     if level == "strategic":
         return StrategicBot()
+    if level == "expert":
+        return ExpertBot(seed, budget=budget)
     raise ValueError(f"{level!r} is not a bot ({', '.join(LEVELS)}).")
 
 
 __all__ = [
     "LEVELS",
+    "POLICIES",
     "Bot",
     "ExpertBot",
     "RandomBot",

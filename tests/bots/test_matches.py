@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots import LEVELS
+from games.bots import POLICIES
 from games.simulate import play_match, random_rules
 from tests.engine.strategies import fitting_players
 
@@ -18,7 +18,7 @@ def test_every_bot_plays_legal_matches_under_random_rules(seed, data):
     players = data.draw(st.integers(2, 6))
     # Short matches keep this fast; the rounds setting has its own engine tests.
     rules = random_rules(random.Random(seed), players, {"rounds": 1})
-    bots = data.draw(st.lists(st.sampled_from(LEVELS), min_size=players, max_size=players))
+    bots = data.draw(st.lists(st.sampled_from(POLICIES), min_size=players, max_size=players))
     result = play_match(rules, bots, seed, first_seat=seed % players, check=True)
     assert result.violations == []
     assert len(result.round_scores) == 1

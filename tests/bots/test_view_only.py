@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import LEVELS, make_bot
+from games.bots import LEVELS, POLICIES, make_bot
 from games.engine import Rules, SeatView, apply, new_game, view_for
 from games.engine.state import Game
 
@@ -29,8 +29,10 @@ def hidden_shuffled(game: Game, seat: int, rng: random.Random) -> Game:
     return game._replace(round=rnd._replace(hands=tuple(hands), boneyard=tuple(hidden)))
 
 
+# The policies: the expert's decision also depends on how many deals its clock allows
+# (tests/bots/test_expert.py pins it for a number of deals).
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), level=st.sampled_from(LEVELS))
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), level=st.sampled_from(POLICIES))
 def test_a_bot_decides_from_its_view_alone(seed, steps, level):
     rng = random.Random(seed)
     rules = rng.choice([Rules(), Rules(variant="cuban"), Rules(double_plays_again=True)])
@@ -53,4 +55,4 @@ def test_a_bot_is_handed_a_seat_view_and_answers_with_one_of_its_legal_actions()
     view = view_for(game, game.round.turn)
     assert isinstance(view, SeatView)
     for level in LEVELS:
-        assert make_bot(level)(view) in view.legal
+        assert make_bot(level, budget=0.05)(view) in view.legal

@@ -22,8 +22,10 @@ ORIGIN = (b"origin", b"http://localhost")
 
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
-    """Bots move at once and a finished round waits for Ready, so tests run at full speed."""
+    """Bots move at once (the expert after a short search) and a finished round waits for
+    Ready, so tests run at full speed."""
     settings.BOT_TURN_DELAY = 0
+    settings.EXPERT_BUDGET = 0.05
     settings.NEXT_ROUND_COUNTDOWN = 3600
 
 

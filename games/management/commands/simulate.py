@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bots import LEVELS
+from games.bots import POLICIES
 from games.engine import PRESETS, RulesError
 from games.engine.records import dumps
 from games.simulate import RANDOM, parse_rule, random_rules, rules_for, simulate
@@ -30,7 +30,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bots",
             default="greedy",
-            help=f"a bot per seat, comma-separated, or one for every seat ({', '.join(LEVELS)})",
+            help=(
+                f"a bot per seat, comma-separated, or one for every seat ({', '.join(POLICIES)};"
+                " the expert, whose clock makes a run unrepeatable, plays in benchmarks/bots.py)"
+            ),
         )
         parser.add_argument(
             "--seed", type=int, default=0, help="match i is dealt from seed SEED+i (0)"
@@ -66,9 +69,9 @@ class Command(BaseCommand):
         bots = [b.strip() for b in options["bots"].split(",")]
         if len(bots) == 1:
             bots *= players
-        unknown = [b for b in bots if b not in LEVELS]
+        unknown = [b for b in bots if b not in POLICIES]
         if unknown:
-            raise CommandError(f"unknown bot {unknown[0]!r}: choose from {', '.join(LEVELS)}.")
+            raise CommandError(f"unknown bot {unknown[0]!r}: choose from {', '.join(POLICIES)}.")
         if len(bots) != players:
             raise CommandError(f"--bots names {len(bots)} bots for {players} players.")
         if options["matches"] < 1:

@@ -2,7 +2,7 @@
 
     python benchmarks/load.py [--modes sqlite,postgres,postgres-2,postgres-2-spread]
                               [--ladder 25,50,100,150] [--seconds 20] [--turns 3]
-                              [--profile N] [--json results.json]
+                              [--profile N] [--experts K] [--json results.json]
 
 For each mode it prepares a fresh database, starts the app as daphne processes (as in
 docker-compose.yml: the embedded SQLite + in-memory layer in one process, or PostgreSQL +
@@ -22,7 +22,10 @@ through the same stack (config/echo.py) with as many sockets at the same pace. T
 the echo take turns (--turns, each turn a fresh set of sockets), so that both are measured
 through the same stretches of a shared machine; each turn's medians are printed too, and
 the ratio of the game's median to the echo's. --profile N samples the first daphne with
-py-spy (the `bench` extra) during the first turn of the ladder's N-table step.
+py-spy (the `bench` extra) during the first turn of the ladder's N-table step. --experts K
+keeps K more tables playing beside the measured ones, each one person and three expert bots
+(whose search runs in a thread of the process that serves the table): what a thinking
+expert costs the other tables.
 
 This is a benchmark, not a test: it asserts nothing, and the figures depend on the machine.
 """
@@ -123,11 +126,12 @@ def prepare(mode: str, env: dict[str, str]) -> None:
     )
 
 
-def make_tables(env: dict[str, str], count: int) -> list[dict]:
-    """Create ``count`` started tables of four people (in a child process, which has the
-    mode's settings); returns each table's code and its four seat tokens."""
+def make_tables(env: dict[str, str], count: int, bots: str = "") -> list[dict]:
+    """Create ``count`` started tables of four people, or with ``bots`` one person and
+    three bots of that level (in a child process, which has the mode's settings); returns
+    each table's code and its people's seat tokens."""
     done = subprocess.run(
-        [sys.executable, __file__, "--make-tables", str(count)],
+        [sys.executable, __file__, "--make-tables", str(count), "--bots", bots],
         cwd=ROOT,
         env=env,
         check=True,
@@ -137,7 +141,7 @@ def make_tables(env: dict[str, str], count: int) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def _make_tables_here(count: int) -> None:
+def _make_tables_here(count: int, bots: str) -> None:
     import django
 
     django.setup()
@@ -147,9 +151,12 @@ def _make_tables_here(count: int) -> None:
     tables = []
     for _ in range(count):
         table, host = services.create_table(Rules(), 4, "Player 1")
-        tokens = [host.token] + [
-            services.join(table.code, f"Player {i}").token for i in range(2, 5)
-        ]
+        tokens = [host.token]
+        for i in range(2, 5):
+            if bots:
+                services.add_bot(table.code, table.host_token, bots)
+            else:
+                tokens.append(services.join(table.code, f"Player {i}").token)
         services.start(table.code, table.host_token)
         tables.append({"code": table.code, "tokens": tokens})
     print(json.dumps(tables))
@@ -471,6 +478,43 @@ async def echo_step(
     return step
 
 
+async def with_company(
+    step: Coroutine[Any, Any, T], bot_tables: list[dict], urls: list[str], routing: str
+) -> T:
+    """Run ``step`` while a person sits at each of ``bot_tables`` (one person, three bots)
+    and plays on: the bots there keep taking their turns, untimed, beside the tables the
+    step measures."""
+    stop = asyncio.Event()
+    opening = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def sit(url: str) -> None:
+        async with await open_socket(url, opening) as ws:
+            while not stop.is_set():
+                try:
+                    message = orjson.loads(await asyncio.wait_for(ws.recv(decode=False), 0.5))
+                except TimeoutError:
+                    continue
+                game = message.get("game") if message["type"] == "view" else None
+                if game is None or game["over"]:
+                    continue
+                if game["round_over"]:
+                    await ws.send('{"type": "ready"}')
+                elif game["turn"] == 0 and game["legal"]:
+                    await ws.send(json.dumps(choose(message)))
+
+    company = [
+        asyncio.create_task(
+            sit(f"{route(urls, routing, k, 0)}/ws/table/{t['code']}/?seat={t['tokens'][0]}")
+        )
+        for k, t in enumerate(bot_tables)
+    ]
+    try:
+        return await step
+    finally:
+        stop.set()
+        await asyncio.gather(*company, return_exceptions=True)
+
+
 # -- figures ------------------------------------------------------------------------------
 
 
@@ -590,7 +634,13 @@ def run_step(step: Coroutine[Any, Any, T]) -> T:
 
 
 def run_mode(
-    mode: str, ladder: list[int], seconds: float, turns: int, pace: float, profile_at: int | None
+    mode: str,
+    ladder: list[int],
+    seconds: float,
+    turns: int,
+    pace: float,
+    profile_at: int | None,
+    experts: int = 0,
 ) -> dict:
     """Each step of the ladder: the game and the echo in ``turns`` turns each, one after the
     other, of ``seconds / turns`` measured seconds a turn. The machine is shared and its
@@ -603,6 +653,7 @@ def run_mode(
     print(f"\n== {mode}: preparing", flush=True)
     prepare(mode, env)
     tables = make_tables(env, max(ladder))
+    bot_tables = make_tables(env, experts, bots="expert") if experts else []
     servers = [Server(env, workdir) for _ in range(MODES[mode]["processes"])]
     urls = [f"ws://127.0.0.1:{s.port}" for s in servers]
     routing = MODES[mode]["routing"]
@@ -620,7 +671,14 @@ def run_mode(
                         )
                     )
                 else:
-                    game = run_step(game_step(tables[:count], urls, routing, window, pace, pids))
+                    game = run_step(
+                        with_company(
+                            game_step(tables[:count], urls, routing, window, pace, pids),
+                            bot_tables,
+                            urls,
+                            routing,
+                        )
+                    )
                 games.append(game)
                 echoes.append(run_step(echo_step(count, urls, routing, window, pace, pids)))
             row = {
@@ -689,11 +747,18 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3, help="game and echo taken in turns")
     parser.add_argument("--pace", type=float, default=1.0, help="actions a second per table")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="py-spy at this step")
+    parser.add_argument(
+        "--experts",
+        type=int,
+        default=0,
+        help="tables of one person and three expert bots playing beside the measured ones",
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--make-tables", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--bots", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.make_tables:
-        _make_tables_here(args.make_tables)
+        _make_tables_here(args.make_tables, args.bots)
         return
     if args.profile and not PY_SPY.exists():
         parser.error(f"--profile needs py-spy at {PY_SPY}: pip install -e '.[bench]'")
@@ -702,7 +767,8 @@ def main() -> None:
         parser.error(f"unknown mode {', '.join(unknown)}: modes are {', '.join(MODES)}")
     ladder = [int(n) for n in args.ladder.split(",")]
     results = [
-        run_mode(mode, ladder, args.seconds, args.turns, args.pace, args.profile) for mode in modes
+        run_mode(mode, ladder, args.seconds, args.turns, args.pace, args.profile, args.experts)
+        for mode in modes
     ]
     width = max(11, *(len(m) for m in modes))
     print(

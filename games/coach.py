@@ -56,7 +56,7 @@ def queue_round(table: Table, number: int) -> None:
 def wake() -> None:
     """Have the worker go through the queue: a thread here, or the worker process."""
     if settings.COACH_IN_PROCESS:
-        _in_process.submit(work)
+        _in_process.submit(_work_in_thread)
     else:
         async_to_sync(get_channel_layer().send)(WORKER_CHANNEL, {"type": "coach.wake"})
 
@@ -64,19 +64,25 @@ def wake() -> None:
 def work() -> int:
     """Review every queued round, oldest first; the number reviewed."""
     reviewed = 0
-    try:
-        while (review := _claim()) is not None:
-            try:
-                analyse(review)
-            except Exception:
-                log.exception("The coach failed on %s", review)
-                RoundReview.objects.filter(pk=review.pk).update(
-                    status=RoundReview.Status.FAILED, finished_at=timezone.now()
-                )
-            reviewed += 1
-    finally:
-        close_old_connections()  # a worker thread's connection is nobody else's to close
+    while (review := _claim()) is not None:
+        try:
+            analyse(review)
+        except Exception:
+            log.exception("The coach failed on %s", review)
+            RoundReview.objects.filter(pk=review.pk).update(
+                status=RoundReview.Status.FAILED, finished_at=timezone.now()
+            )
+        reviewed += 1
     return reviewed
+
+
+def _work_in_thread() -> None:
+    """The embedded default's worker: the thread's connection is nobody else's to close
+    (the worker process's consumer has Channels close its own)."""
+    try:
+        work()
+    finally:
+        close_old_connections()
 
 
 def _claim() -> RoundReview | None:

@@ -26,7 +26,7 @@ from django.utils import timezone
 from common import names as people
 from crews import services as crew_services
 from crews.models import Crew
-from games.bots import LEVELS, best_line, make_bot
+from games.bots import LEVELS, best_line, decide
 from games.engine import Game, IllegalAction, Rules, RulesError, SeatView, view_for
 from games.engine.actions import END_TURN, Action
 from games.engine.records import deal_record, deal_step, match_record, step
@@ -230,9 +230,10 @@ class BotTurn:
     level: str
     seed: str
     view: SeatView
+    budget: float  # the expert's seconds a decision
 
     def decide(self) -> Action:
-        return make_bot(self.level, seed=self.seed, budget=settings.EXPERT_BUDGET)(self.view)
+        return decide(self.level, self.view, self.seed, self.budget)
 
 
 def bot_turn(code: str) -> BotTurn | None:
@@ -253,6 +254,7 @@ def bot_turn(code: str) -> BotTurn | None:
         level=seat.played_by_bot,
         seed=f"{table.seed}/{table.version}",
         view=view_for(game, seat.position),
+        budget=settings.EXPERT_BUDGET,
     )
 
 

@@ -48,6 +48,12 @@ def make_bot(level: str, seed: int | str = 0, budget: float = BUDGET) -> Bot:
     raise ValueError(f"{level!r} is not a bot ({', '.join(LEVELS)}).")
 
 
+def decide(level: str, view: SeatView, seed: int | str = 0, budget: float = BUDGET) -> Action:
+    """A fresh bot's decision: what a table runs in a process of its own (plain data in and
+    out, nothing else imported there)."""
+    return make_bot(level, seed, budget)(view)
+
+
 __all__ = [
     "LEVELS",
     "POLICIES",
@@ -56,6 +62,7 @@ __all__ = [
     "RandomBot",
     "StrategicBot",
     "best_line",
+    "decide",
     "greedy",
     "make_bot",
 ]

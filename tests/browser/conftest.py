@@ -85,7 +85,8 @@ def asgi_server(tmp_path_factory, django_db_blocker) -> Iterator[AsgiServer]:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
     # The coach weighs a decision with a few playouts (a review in seconds, the same on any
     # machine) and marks any that cost something, so a short round has decisions to step through.
-    env.update(COACH_PLAYOUTS="4", COACH_MARK="0.5")
+    # An expert bot thinks a tenth of a second a decision.
+    env.update(COACH_PLAYOUTS="4", COACH_MARK="0.5", EXPERT_BUDGET="0.1")
     env.pop("REDIS_URL", None)
     root = settings.BASE_DIR
     subprocess.run(

@@ -1,6 +1,7 @@
 """How well the bots play: seat-rotated tables, win shares and points with 95% CIs.
 
     .venv/bin/python benchmarks/bots.py [--matches 1000] [--seed 0] [--workers 2]
+    .venv/bin/python benchmarks/bots.py --table expert,strategic --expert-budget 0.5
 
 Each table puts one bot (the first named) against copies of another. Every seed is played
 once per seat arrangement, the lone bot moving round the table, so each bot sits in every
@@ -10,6 +11,10 @@ approximation, 1.96 standard errors). Default rules unless --rules names a prese
 
 Win share: a match's win goes to the lowest total, a tie split evenly; per seat, so with
 four seats 25% is parity. Points: mean points per round, averaged over a bot's seats.
+
+The expert searches a fixed number of deals a decision (--expert-playouts), so a figure
+does not depend on the machine's speed, or, with --expert-budget, as it does at a table:
+for that many seconds a decision, each of which is timed and reported.
 """
 
 from __future__ import annotations
@@ -19,23 +24,15 @@ import dataclasses
 import math
 import statistics
 import sys
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 
 from games.bots import Bot, ExpertBot, make_bot
-from games.engine import PRESETS
+from games.engine import PRESETS, Action, SeatView
 from games.simulate import play_match
 
 TABLES = (("strategic", "greedy"), ("greedy", "random"))
-
-
-def bot(level: str, seed: str, expert_playouts: int = 8) -> Bot:
-    """A bot of ``level``; the expert searches a fixed number of deals a decision, so a
-    figure does not depend on the machine's speed."""
-    if level == "expert":
-        return ExpertBot(seed, budget=None, playouts=expert_playouts)
-    return make_bot(level, seed)
 
 
 def play(
@@ -44,9 +41,27 @@ def play(
     seed: int,
     expert_playouts: int = 8,
     rounds: int | None = None,
-) -> list[tuple[float, float]]:
-    """One match: per seat, (win share, mean points per round)."""
-    make = partial(bot, expert_playouts=expert_playouts)
+    expert_budget: float | None = None,
+) -> tuple[list[tuple[float, float]], list[float]]:
+    """One match: per seat, (win share, mean points per round); and the seconds each of
+    the expert's decisions took."""
+    thinking: list[float] = []
+
+    def make(level: str, seed: str) -> Bot:
+        if level != "expert":
+            return make_bot(level, seed)
+        if expert_budget is None:
+            return ExpertBot(seed, budget=None, playouts=expert_playouts)
+        expert = ExpertBot(seed, budget=expert_budget)
+
+        def timed(view: SeatView) -> Action:
+            start = time.perf_counter()
+            action = expert(view)
+            thinking.append(time.perf_counter() - start)
+            return action
+
+        return timed
+
     rules = PRESETS[rules_name]
     rules = rules if rounds is None else dataclasses.replace(rules, rounds=rounds)
     result = play_match(rules, lineup, seed, first_seat=0, check=False, make=make)
@@ -57,7 +72,7 @@ def play(
             sum(scores[seat] for scores in result.round_scores) / rounds,
         )
         for seat in range(len(lineup))
-    ]
+    ], thinking
 
 
 def run_table(
@@ -69,13 +84,20 @@ def run_table(
     workers: int,
     expert_playouts: int = 8,
     rounds: int | None = None,
-) -> dict[str, list[tuple[float, float]]]:
+    expert_budget: float | None = None,
+) -> tuple[dict[str, list[tuple[float, float]]], list[float]]:
     """Per bot, one (win share, points per round) sample per seed, each the mean over the
-    seat arrangements and over that bot's seats."""
+    seat arrangements and over that bot's seats; and the expert's decision times."""
     lineups = [tuple(lone if s == r else field for s in range(players)) for r in range(players)]
-    jobs = [(rules, lineup, seed, expert_playouts, rounds) for seed in seeds for lineup in lineups]
+    jobs = [
+        (rules, lineup, seed, expert_playouts, rounds, expert_budget)
+        for seed in seeds
+        for lineup in lineups
+    ]
     with ProcessPoolExecutor(workers) as pool:
-        outcomes = list(pool.map(play, *zip(*jobs, strict=True), chunksize=4))
+        played = list(pool.map(play, *zip(*jobs, strict=True), chunksize=4))
+    outcomes = [outcome for outcome, _ in played]
+    thinking = [seconds for _, times in played for seconds in times]
     samples: dict[str, list[tuple[float, float]]] = {lone: [], field: []}
     for i in range(len(seeds)):
         group = outcomes[i * players : (i + 1) * players]
@@ -92,7 +114,7 @@ def run_table(
                     statistics.fmean(p for _, p in seats),
                 )
             )
-    return samples
+    return samples, thinking
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -113,6 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--expert-playouts", type=int, default=8, help="deals the expert searches a decision (8)"
     )
+    parser.add_argument(
+        "--expert-budget", type=float, help="seconds the expert thinks a decision, not playouts"
+    )
     parser.add_argument("--rounds", type=int, help="rounds a match (default: the rules')")
     args = parser.parse_args(argv)
     tables = [tuple(t.split(",")) for t in args.table] if args.table else list(TABLES)
@@ -126,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| Table | Bot | Win share (95% CI) | Points per round (95% CI) |")
     print("|---|---|---|---|")
     for lone, field in tables:
-        samples = run_table(
+        samples, thinking = run_table(
             lone,
             field,
             args.players,
@@ -135,6 +160,7 @@ def main(argv: list[str] | None = None) -> None:
             args.workers,
             args.expert_playouts,
             args.rounds,
+            args.expert_budget,
         )
         name = f"{lone} vs {args.players - 1} {field}"
         for bot in (lone, field):
@@ -149,6 +175,11 @@ def main(argv: list[str] | None = None) -> None:
             f"| {name} | {lone} - {field} | | {gap:.2f} ± {gap_ci:.2f} "
             f"({ratio - 1:+.1%} of {field}'s) |"
         )
+        if thinking:
+            print(
+                f"\nThe expert's {len(thinking)} decisions: {statistics.fmean(thinking):.3f} s "
+                f"on average, {max(thinking):.3f} s at most."
+            )
 
 
 if __name__ == "__main__":

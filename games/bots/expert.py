@@ -4,14 +4,18 @@ A seat does not know the other hands or the boneyard's order, so the expert deal
 gives the tiles it has not seen to the other hands (as many as each holds) and the
 boneyard, never a tile carrying a number a seat's draw or pass showed it lacked
 (:class:`~games.bots.knowledge.Knowledge`). On each such deal it takes every legal action
-in turn and plays the round out with the strategic bot in every seat; an action's estimate
-is the seat's mean round points over the deals (lower is better). Every action is played on
-the same deals, so the differences between actions are less noisy than the estimates.
+in turn and plays the round out with the strategic bot in every seat. Every action is played
+on the same deals, so the differences between actions are less noisy than the estimates.
+
+The coach's estimate of an action is the seat's mean round points over the deals (lower is
+better): that is what a player lost. The bot decides on its points less the others' mean, as
+a match is won against the others: a play that costs it a point but the others three is a
+good one.
 
 Deterministic for a seed and a number of playouts. Under a time budget the clock is read
-before each playout, so the search stops within one playout of the budget (a playout of a
-round takes milliseconds; the first deal is always played out for every action, so that
-each has an estimate).
+before each playout, so the bot stops within one playout (milliseconds) of its budget,
+counted from when it is asked. The coach's estimates play the first deal out for every
+action whatever the clock, so that each has one: it is not waited for.
 """
 
 from __future__ import annotations
@@ -54,10 +58,11 @@ def evaluate(
 
     ``playouts`` caps the deals; ``budget`` (seconds) stops the search in time; with
     neither, the default budget applies."""
+    assert view.seat is not None
     return [
-        Estimate(action, sum(points) / len(points), len(points))
-        for action, points in search(view, seed, playouts, budget, clock).items()
-        if points
+        Estimate(action, sum(s[view.seat] for s in scores) / len(scores), len(scores))
+        for action, scores in search(view, seed, playouts, budget, clock).items()
+        if scores
     ]
 
 
@@ -67,22 +72,24 @@ def search(
     playouts: int | None = None,
     budget: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
-) -> dict[Action, list[int]]:
-    """Each legal action's round points for the seat, one a deal, the deals in order."""
+    whole_first_deal: bool = True,
+) -> dict[Action, list[tuple[int, ...]]]:
+    """Each legal action's round scores (every seat's), one a deal, the deals in order;
+    unless ``whole_first_deal``, an action may have none when the budget runs out."""
     assert view.seat is not None and view.legal, "only the seat on turn decides"
     if playouts is None and budget is None:
         budget = BUDGET
     rng = random.Random(f"expert/{seed}")
     policy = StrategicBot()
-    points: dict[Action, list[int]] = {action: [] for action in view.legal}
+    points: dict[Action, list[tuple[int, ...]]] = {action: [] for action in view.legal}
     deadline = clock() + budget if budget is not None else math.inf
     deals = 0
     while playouts is None or deals < playouts:
         game = deal(view, rng)
         for action, found in points.items():
-            if deals and clock() >= deadline:
+            if (deals or not whole_first_deal) and clock() >= deadline:
                 break
-            found.append(playout(game, action, view.seat, policy))
+            found.append(playout(game, action, policy))
         deals += 1
         if clock() >= deadline:
             break
@@ -91,32 +98,41 @@ def search(
 
 class ExpertBot:
     """Plays as the strategic bot would, unless the search shows another action to be
-    better on the same deals beyond doubt (the mean of the paired differences more than
-    ``CONFIDENCE`` standard errors below zero): with a few deals, a plain least mean picks
-    by the luck of the deal, and plays worse than the policy it plays out with."""
+    better on the same deals (the mean of the paired differences of its margin, its points
+    less the others' mean, more than ``CONFIDENCE`` standard errors below zero): with a few
+    deals, a plain least mean picks by the luck of the deal, and plays worse than the policy
+    it plays out with."""
 
-    CONFIDENCE = 1.64  # one-sided, about 95%
+    CONFIDENCE = 1.0  # one-sided, about 84%: at 1.64 it kept the policy's choice too often
 
     def __init__(
-        self, seed: int | str = 0, budget: float | None = BUDGET, playouts: int | None = None
+        self,
+        seed: int | str = 0,
+        budget: float | None = BUDGET,
+        playouts: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.seed, self.budget, self.playouts = seed, budget, playouts
+        self.seed, self.budget, self.playouts, self.clock = seed, budget, playouts, clock
         self.decisions = 0
         self.policy = StrategicBot()
 
     def __call__(self, view: SeatView) -> Action:
+        asked = self.clock()
         default = self.policy(view)
         if len(view.legal) == 1:
             return default
+        assert view.seat is not None
         self.decisions += 1
-        points = search(view, f"{self.seed}/{self.decisions}", self.playouts, self.budget)
-        base = points[default]
+        budget = None if self.budget is None else self.budget - (self.clock() - asked)
+        seed = f"{self.seed}/{self.decisions}"
+        scores = search(view, seed, self.playouts, budget, self.clock, whole_first_deal=False)
+        base = [margin(s, view.seat) for s in scores[default]]
         best, best_gain = default, 0.0
-        for action, found in points.items():
+        for action, found in scores.items():
             n = min(len(found), len(base))
             if action == default or n < 2:
                 continue
-            differences = [found[i] - base[i] for i in range(n)]
+            differences = [margin(found[i], view.seat) - base[i] for i in range(n)]
             mean = sum(differences) / n
             spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
             if mean + self.CONFIDENCE * spread < 0 and mean < best_gain:
@@ -124,8 +140,13 @@ class ExpertBot:
         return best
 
 
-def playout(game: Game, action: Action, seat: int, policy: Callable) -> int:
-    """``seat``'s points at the end of the round after ``action``, the rest played by
+def margin(scores: tuple[int, ...], seat: int) -> float:
+    """``seat``'s round points less the mean of the others' (lower is better)."""
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+
+
+def playout(game: Game, action: Action, policy: Callable) -> tuple[int, ...]:
+    """Every seat's points at the end of the round after ``action``, the rest played by
     ``policy`` in every seat."""
     game = apply(game, action)
     rnd = game.round
@@ -134,7 +155,7 @@ def playout(game: Game, action: Action, seat: int, policy: Callable) -> int:
         game = apply(game, policy(view_for(game, rnd.turn)))
         rnd = game.round
         assert rnd is not None
-    return rnd.result.scores[seat]
+    return tuple(rnd.result.scores)
 
 
 def deal(view: SeatView, rng: random.Random) -> Game:

@@ -195,8 +195,8 @@ def _best_line_step(view: SeatView, own: list[Action]) -> Action:
     branches = view.trains[view.seat].branches
     best: tuple[tuple[int, int], Action] | None = None
     for end in sorted({a.end for a in own if a.end is not None}):
-        line = best_line(view.hand, branches[end].open)
-        step = next((a for a in own if a.end == end and [a.tile] == line[:1]), None)
+        line = _line(frozenset(view.hand), branches[end].open)
+        step = next((a for a in own if a.end == end and line[:1] == (a.tile,)), None)
         if step is not None and (best is None or line_value(line) > best[0]):
             best = line_value(line), step
     return best[1] if best is not None else own[0]

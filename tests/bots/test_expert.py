@@ -82,3 +82,48 @@ def test_its_decision_is_legal_in_random_positions(chunk):
     bot = ExpertBot(seed=chunk, budget=None, playouts=2)
     for view in positions(CHUNK, seed=100 + chunk):
         assert bot(view) in view.legal
+
+
+def test_it_decides_on_its_points_less_the_others_mean(monkeypatch):
+    """A match is won against the others: an action that costs the seat two points and the
+    others twenty beats the strategic choice, one that saves it five points and the others
+    ten does not."""
+    view = next(v for v in positions(50, seed=4) if len(v.legal) >= 3)
+    bot = ExpertBot(seed=0, budget=None, playouts=4)
+    default = bot.policy(view)
+    costly, cheap = [a for a in view.legal if a != default][:2]
+    others = view.players - 1
+
+    def scores(own: int, theirs: int) -> list[tuple[int, ...]]:
+        deals = []
+        for d in range(4):
+            seats = [theirs + d] * view.players
+            seats[view.seat] = own + d % 2
+            deals.append(tuple(seats))
+        return deals
+
+    searched = {a: scores(10, 10) for a in view.legal}
+    searched[costly] = scores(12, 30)  # its margin: about 12 - 30
+    searched[cheap] = scores(5, 0)  # about 5 - 0
+    monkeypatch.setattr("games.bots.expert.search", lambda *args, **kwargs: searched)
+    assert bot(view) == costly
+    searched[costly] = scores(10, 10)
+    assert bot(view) == default
+    assert others >= 1
+
+
+def test_the_bot_stops_on_its_budget_in_the_first_deal_too(monkeypatch):
+    """However many actions it has, the bot plays out no deal once its time is up (the
+    coach's estimates, which nobody waits for, finish their first deal)."""
+    view = next(v for v in positions(200, seed=5) if len(v.legal) >= 8)
+    played = []
+
+    def counted(*args):
+        played.append(args)
+        return tuple(0 for _ in range(view.players))
+
+    monkeypatch.setattr("games.bots.expert.playout", counted)
+    ticks = iter(range(1000))
+    bot = ExpertBot(seed=0, budget=5, clock=lambda: next(ticks))
+    assert bot(view) in view.legal
+    assert len(played) <= 5

@@ -8,7 +8,9 @@ Off the request path: a round's end queues a ``RoundReview`` row and wakes the w
 row is the queue, so nothing is lost when a process restarts: whatever wakes the worker
 next (the next round's end, or a page asking for a review still queued) finds it. With
 Redis the worker is Channels' background worker (``manage.py runworker coach``, a service
-of docker-compose.yml); in the embedded default, a thread of the one process.
+of docker-compose.yml); in the embedded default, a thread of the one process. Either way
+the search itself runs in a process of ``games.bots.processes.pool``, below the priority of
+the processes that serve the tables.
 
 What the search sees is the seat's view at that moment, as the bot would: the others' hands
 are sampled, never read, so the review shows the seat nothing it did not know.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -30,6 +33,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.bots.expert import evaluate
+from games.bots.processes import pool
 from games.engine import Action, SeatView, view_for
 from games.engine.actions import DRAW, END_TURN, PASS, PLAY
 from games.engine.tiles import name
@@ -156,12 +160,18 @@ def analyse(review: RoundReview) -> None:
 
 def weigh(moment: Moment, *, seed: str) -> tuple[dict[Action, float], Action]:
     """The expected round points after each legal action of the moment, and the best."""
-    estimates = evaluate(
+    search = pool().submit(
+        evaluate,
         moment.view,
         seed=seed,
         playouts=settings.COACH_PLAYOUTS,
         budget=settings.COACH_BUDGET,
     )
+    try:
+        estimates = search.result()
+    except BrokenProcessPool:  # a searching process died: the next search starts new ones
+        pool.cache_clear()
+        raise
     points = {e.action: e.expected_points for e in estimates}
     return points, min(points, key=points.__getitem__)
 

@@ -14,13 +14,9 @@ services: two processes that both start a table's bots still play each turn once
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
-import multiprocessing
-import os
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 from urllib.parse import parse_qs
@@ -32,6 +28,7 @@ from django.urls import reverse
 
 from common.sockets import GuardedConsumer
 from games.bots import decide
+from games.bots.processes import pool
 
 from . import screens, services, sessions
 from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
@@ -256,19 +253,6 @@ def _report(task: asyncio.Task) -> None:
         log.error("A table task failed", exc_info=task.exception())
 
 
-@functools.cache
-def deciding() -> ProcessPoolExecutor:
-    """Where bots decide: processes of their own, below this one's priority. The expert's
-    search takes half a second of CPU; in a thread it held the interpreter's lock against
-    this process's event loop, and every other table's moves waited (their median went
-    from 10 to 40 ms beside one expert table: benchmarks/load.py --experts 1)."""
-    return ProcessPoolExecutor(
-        mp_context=multiprocessing.get_context("spawn"),  # no fork of a process with threads
-        initializer=getattr(os, "nice", None),  # POSIX; elsewhere the same priority
-        initargs=(10,),
-    )
-
-
 async def _bot_loop(code: str) -> None:
     """A bot's turn is read, decided and made in three steps: the decision runs in another
     process and holds no lock; it counts within the pause that lets people follow."""
@@ -281,11 +265,11 @@ async def _bot_loop(code: str) -> None:
         # Plain data to a process without Django: the turn's own decide() would import it.
         try:
             action = await loop.run_in_executor(
-                deciding(), decide, turn.level, turn.view, turn.seed, turn.budget
+                pool(), decide, turn.level, turn.view, turn.seed, turn.budget
             )
         except BrokenProcessPool:  # a deciding process died (killed, out of memory)
             log.warning("A bot's deciding process died: starting new ones")
-            deciding.cache_clear()
+            pool.cache_clear()
             await asyncio.sleep(1)
             continue
         await asyncio.sleep(max(0.0, settings.BOT_TURN_DELAY - (loop.time() - began)))

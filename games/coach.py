@@ -65,12 +65,22 @@ def wake() -> None:
         async_to_sync(get_channel_layer().send)(WORKER_CHANNEL, {"type": "coach.wake"})
 
 
+class Interrupted(Exception):
+    """The searching processes went away: this process is exiting, or one of them was
+    killed. The review is not the coach's fault, so it goes back to the queue."""
+
+
 def work() -> int:
     """Review every queued round, oldest first; the number reviewed."""
     reviewed = 0
     while (review := _claim()) is not None:
         try:
             analyse(review)
+        except Interrupted:
+            log.warning("The coach was interrupted on %s: it is queued again", review)
+            RoundReview.objects.filter(pk=review.pk).update(status=RoundReview.Status.QUEUED)
+            pool.cache_clear()  # the next wake starts new processes
+            break
         except Exception:
             log.exception("The coach failed on %s", review)
             RoundReview.objects.filter(pk=review.pk).update(
@@ -160,18 +170,20 @@ def analyse(review: RoundReview) -> None:
 
 def weigh(moment: Moment, *, seed: str) -> tuple[dict[Action, float], Action]:
     """The expected round points after each legal action of the moment, and the best."""
-    search = pool().submit(
-        evaluate,
-        moment.view,
-        seed=seed,
-        playouts=settings.COACH_PLAYOUTS,
-        budget=settings.COACH_BUDGET,
-    )
+    try:  # refused once this process is exiting (shut down) or a process was killed (broken)
+        search = pool().submit(
+            evaluate,
+            moment.view,
+            seed=seed,
+            playouts=settings.COACH_PLAYOUTS,
+            budget=settings.COACH_BUDGET,
+        )
+    except RuntimeError as refused:
+        raise Interrupted from refused
     try:
         estimates = search.result()
-    except BrokenProcessPool:  # a searching process died: the next search starts new ones
-        pool.cache_clear()
-        raise
+    except BrokenProcessPool as died:
+        raise Interrupted from died
     points = {e.action: e.expected_points for e in estimates}
     return points, min(points, key=points.__getitem__)
 

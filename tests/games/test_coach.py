@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import os
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -81,6 +85,35 @@ def test_a_review_queued_before_a_restart_is_done_at_the_next_wake():
     assert review.decisions.count() == stale  # weighed again, not twice
     RoundReview.objects.filter(pk=review.pk).update(status=RoundReview.Status.RUNNING)
     assert coach.work() == 0  # running now somewhere else: left alone
+
+
+def stopped() -> ThreadPoolExecutor:
+    """A pool as a process finds it once it is exiting: shut down."""
+    pool = ThreadPoolExecutor()
+    pool.shutdown()
+    return pool
+
+
+def killed() -> ProcessPoolExecutor:
+    """A pool one of whose processes was killed."""
+    pool = ProcessPoolExecutor(1)
+    with contextlib.suppress(BrokenProcessPool):
+        pool.submit(os._exit, 1).result()  # the process ends at once, as one killed does
+    return pool
+
+
+@pytest.mark.parametrize("gone", [stopped, killed])
+@pytest.mark.django_db
+def test_a_review_whose_processes_went_away_is_queued_again_not_failed(monkeypatch, gone):
+    table, _ = play_round()
+    monkeypatch.setattr(coach, "pool", functools.cache(gone))
+    assert coach.work() == 0
+    review = RoundReview.objects.get(table=table)
+    assert review.status == RoundReview.Status.QUEUED
+    monkeypatch.undo()
+    assert coach.work() == 1
+    review.refresh_from_db()
+    assert review.status == RoundReview.Status.DONE
 
 
 @pytest.mark.django_db

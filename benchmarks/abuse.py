@@ -33,6 +33,7 @@ import asyncio
 import collections
 import contextlib
 import json
+import math
 import os
 import re
 import shutil
@@ -219,8 +220,8 @@ async def abuse_run(
     sockets = [asyncio.create_task(s.run(opening)) for p in players for s in p.seats]
     await asyncio.gather(*(s.ready.wait() for p in players for s in p.seats))
     phases = ["quiet", "flood", "after flood", "storm", "after storm"]
-    stop = loop.time() + 3 + seconds * len(phases)
-    playing = [asyncio.create_task(p.play(pace, stop)) for p in players]
+    # Played until the last phase ends: waiting for an abuser to exit lengthens a phase.
+    playing = [asyncio.create_task(p.play(pace, math.inf)) for p in players]
     await asyncio.sleep(3)  # warm up
     spectator = Spectator()
     watching = asyncio.create_task(spectator.run(f"{url}/ws/table/{target['code']}/"))

@@ -1,7 +1,8 @@
 """A crew in Chromium, on two phones: Ana makes the crew, Ben joins it from its link, they
 play a score sheet and an online table with a bot for the crew, and the crew page on both
-phones shows the standings and the game-night chart change without a reload (against
-daphne, so the crew's socket is the real one). The crew's pages pass axe-core too."""
+phones shows the standings and the game-night chart change without a reload after each
+match (against daphne, so the crew's socket is the real one). The crew's pages pass
+axe-core too."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def standings_row(page: Page, name: str):
     """The cells of a person's line: name, played, won, points a round, rounds out, best
     and worst match."""
     return page.locator("#crew-live table.standings tbody tr", has_text=name).locator("th, td")
+
+
+def night_dot(page: Page, name: str):
+    """The tooltip of a person's dot on the game-night chart (one night: one dot each)."""
+    return page.locator("#crew-live .chart svg circle title", has_text=f"{name}, ")
 
 
 def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
@@ -65,6 +71,7 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     for page in (ana_crew, ben_crew):
         expect(standings_row(page, "Ana")).to_have_text(["Ana", "1", "1", "0.0", "1", "0", "0"])
         expect(standings_row(page, "Ben")).to_have_text(["Ben", "1", "0", "12.0", "0", "12", "12"])
+        expect(night_dot(page, "Ben")).to_contain_text("12.0 points a round, 0 wins in 1 match")
 
     # An online table for the crew: Ana, Ben and a greedy bot, one round.
     ana.goto(crew_link)
@@ -96,6 +103,8 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
         expect(standings_row(page, "Ben").nth(1)).to_have_text("2")
         expect(page.locator("#crew-live tbody.bots")).to_contain_text("Greedy bot")
         expect(page.locator("#crew-live .chart svg circle")).to_have_count(2)
+        for name in ("Ana", "Ben"):
+            expect(night_dot(page, name)).to_contain_text("in 2 matches")
         expect(page.locator("#crew-live .ratings li")).to_have_count(2)
     table = Table.objects.using(server_db).get(code=code)
     crew_code = crew_link.rstrip("/").rsplit("/", 1)[1]

@@ -36,10 +36,10 @@ def device_session(device: str) -> str:
     return session.session_key
 
 
-async def connect(code: str, device: str) -> WebsocketCommunicator:
+async def connect(code: str, device: str, query: str = "") -> WebsocketCommunicator:
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     headers.append((b"cookie", f"sessionid={await device_session(device)}".encode()))
-    return WebsocketCommunicator(application, f"/ws/crew/{code}/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/crew/{code}/{query}", headers=headers)
 
 
 async def test_a_member_page_is_pushed_the_standings_when_a_match_finishes():
@@ -59,6 +59,21 @@ async def test_a_member_page_is_pushed_the_standings_when_a_match_finishes():
     await database_sync_to_async(enter)(1, EntryValue.count(9))
     frame = await page.receive_from(TIMEOUT)
     assert 'id="crew-live"' in frame and "Standings" in frame and "9.0" in frame
+
+
+async def test_a_page_showing_an_earlier_season_is_pushed_that_season():
+    crew, _ = await database_sync_to_async(services.create_crew)("Thursday", "Ana", "dev-ana")
+    await database_sync_to_async(services.new_season)(crew, "Spring")
+    earlier = await connect(crew.code, "dev-ana", "?season=1")
+    current = await connect(crew.code, "dev-ana", "?season=%C2%B2")  # not a number: the current
+    for page in (earlier, current):
+        connected, _ = await page.connect()
+        assert connected
+
+    await database_sync_to_async(services.join)(crew, "Ben", "dev-ben")
+    frame = await earlier.receive_from(TIMEOUT)
+    assert "Standings · Season 1" in frame and "Spring" not in frame
+    assert "Standings · Spring" in await current.receive_from(TIMEOUT)
 
 
 async def test_a_device_that_is_nobody_in_the_crew_is_refused():

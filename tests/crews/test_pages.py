@@ -143,3 +143,19 @@ def test_staff_file_a_match_for_a_crew_they_are_not_in(crew, admin_client):
     assert response.status_code == 302
     assert CrewMatch.objects.get(match=match).filed_by == "admin"
     assert admin_client.get(reverse("admin:crews_crew_change", args=[crew.pk])).status_code == 200
+
+
+def test_an_earlier_season_stays_readable_on_the_crew_page(
+    crew, ana, django_capture_on_commit_callbacks
+):
+    match = services.open_sheet(crew, ["Ana", "Ben"], Rules(rounds=1), by="Ana")
+    with django_capture_on_commit_callbacks(execute=True):
+        for seat, value in enumerate([EntryValue.out(), EntryValue.count(7)]):
+            sheets.record_entry(match, 1, seat, value, base_version=0, client_id=None, by="Ana")
+        services.new_season(crew, "Spring")
+    url = reverse("crews:crew", args=[crew.code])
+    now = ana.get(url).content.decode()
+    assert "Standings · Spring" in now and "No finished match this season yet" in now
+    earlier = ana.get(f"{url}?season=1").content.decode()
+    assert "Standings · Season 1" in earlier and "<td>7.0</td>" in earlier
+    assert f'ws-connect="/ws/crew/{crew.code}/?season=1"' in earlier  # pushed that season

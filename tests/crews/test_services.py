@@ -164,6 +164,17 @@ def test_filing_refusals_change_nothing(crew, mapping, reason):
     assert not CrewMatch.objects.filter(match=match).exists()
 
 
+def test_a_bots_seat_is_never_filed_as_a_members(crew):
+    match = sheets.create_match(
+        ["X", "Greedy bot"], ONE_ROUND, kind=Match.Kind.ONLINE, bots=["", "greedy"]
+    )
+    bot = match.seats.get(position=1).player
+    with pytest.raises(Refused, match="was a bot's"):
+        services.file_match(crew, match, {1: member(crew, "Ana").pk}, by="Ana")
+    assert match.seats.get(position=1).player == bot
+    assert not CrewMatch.objects.filter(match=match).exists()
+
+
 def test_a_member_already_at_the_match_cannot_take_a_second_seat(crew):
     match = services.open_sheet(crew, ["Ana", "Guest"], ONE_ROUND, by="Ana")
     CrewMatch.objects.filter(match=match).delete()

@@ -103,7 +103,7 @@ class ExpertBot:
     deals, a plain least mean picks by the luck of the deal, and plays worse than the policy
     it plays out with."""
 
-    CONFIDENCE = 1.0  # one-sided, about 84%: at 1.64 it kept the policy's choice too often
+    CONFIDENCE = 1.0  # one standard error: one-sided, about 84%
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Table
-from tests.browser.test_table import LAPTOP, click, create_table
+from tests.browser.test_table import LAPTOP, click, create_table, until_live
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,8 @@ def start_against_a_bot(page: Page, url: str, server_db: str) -> str:
     code = link.rstrip("/").rsplit("/", 1)[1]
     Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
     page.get_by_role("button", name="Add a greedy bot").click()
-    page.get_by_role("button", name="Start the match with 2 players").click()
+    start = page.get_by_role("button", name="Start the match with 2 players")
+    until_live(page, start.click)  # the page loads again as the match starts
     expect(page.locator("#table-board")).to_be_visible()
     return link
 

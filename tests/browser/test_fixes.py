@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from tests.browser.test_score_sheet import cell, create_match, join
-from tests.browser.test_table import DEAL, click, create_table
+from tests.browser.test_table import DEAL, click, create_table, until_live
 
 pytestmark = pytest.mark.browser
 
@@ -96,14 +96,6 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def reload_until_live(page: Page) -> None:
-    """Reload, and wait for the table's first view over the new socket: a move sent before
-    the socket opens is refused in the page ("Not connected to the table just now")."""
-    with page.expect_websocket() as opened:
-        page.reload()
-    opened.value.wait_for_event("framereceived")
-
-
 def pick_a_playable_tile(page: Page) -> None:
     """On this seat's turn, pick its first playable tile until its slots light: a click
     that lands before the page's script is running, or on a tile a view has just
@@ -148,7 +140,7 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     expect(ana.locator(".tile--hand:not([hidden])")).to_have_count(in_hand)
     ana.locator("#table-dock").get_by_role("button", name="Take back").click()
     expect(ana.locator(".tile--pending")).to_have_count(laid - 1)
-    reload_until_live(ana)  # what is kept follows the line as it is now
+    until_live(ana, ana.reload)  # what is kept follows the line as it is now
     expect(ana.locator(".tile--pending")).to_have_count(laid - 1)
 
     ana.locator("#table-dock").get_by_role("button", name="Done").click()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .test_table import LAPTOP, create_table
+from .test_table import LAPTOP, create_table, until_live
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def match_with_ben_gone(url: str, browser: Browser, phone) -> tuple[BrowserConte
 
 
 def ask_for_bens_seat(page: Page, link: str) -> None:
-    page.goto(link)
+    until_live(page, lambda: page.goto(link))
     expect(page.get_by_text("You are watching: hands stay hidden.")).to_be_visible()
     expect(page.get_by_text("Is one of these seats yours? Ask for it back")).to_be_visible()
     page.get_by_role("button", name="I am Ben").click()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,16 @@ def create_table(page: Page, url: str, seats: int = 2, tiles: str = "6", rounds:
     page.get_by_role("button", name="Open the table").click()
     expect(page.get_by_role("heading", name="Seats")).to_be_visible()
     return page.url
+
+
+def until_live(page: Page, go: Callable[[], object]) -> None:
+    """Do ``go`` (a navigation, or a click that makes the page load again) and wait for the
+    table's first view over the page's new socket. Until then the seat shows as away to the
+    others, and what the page sends is refused in the page ("Not connected to the table
+    just now")."""
+    with page.expect_websocket() as opened:
+        go()
+    opened.value.wait_for_event("framereceived")
 
 
 def click(target: Locator) -> bool:

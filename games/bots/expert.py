@@ -13,9 +13,11 @@ a match is won against the others: a play that costs it a point but the others t
 good one.
 
 Deterministic for a seed and a number of playouts. Under a time budget the clock is read
-before each playout, so the bot stops within one playout (milliseconds) of its budget,
-counted from when it is asked. The coach's estimates play the first deal out for every
-action whatever the clock, so that each has one: it is not waited for.
+before each playout, so the bot stops within one playout of its budget, counted from when
+it is asked: milliseconds in most rounds, but a round of two seats with a double-15 set can
+take the strategic bot most of a minute to play out, and there the budget is overrun. The
+coach's estimates play the first deal out for every action whatever the clock, so that
+each has one: it is not waited for.
 """
 
 from __future__ import annotations

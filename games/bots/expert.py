@@ -13,11 +13,10 @@ a match is won against the others: a play that costs it a point but the others t
 good one.
 
 Deterministic for a seed and a number of playouts. Under a time budget the clock is read
-before each playout, so the bot stops within one playout of its budget, counted from when
-it is asked: milliseconds in most rounds, but a round of two seats with a double-15 set can
-take the strategic bot most of a minute to play out, and there the budget is overrun. The
-coach's estimates play the first deal out for every action whatever the clock, so that
-each has one: it is not waited for.
+before each playout and each action of one, so the bot stops within one of the strategic
+bot's decisions of its budget, counted from when it is asked. The coach's estimates play
+the first deal out for every action whatever the clock, so that each has one: it is not
+waited for.
 """
 
 from __future__ import annotations
@@ -88,10 +87,14 @@ def search(
     deals = 0
     while playouts is None or deals < playouts:
         game = deal(view, rng)
+        timed = deals > 0 or not whole_first_deal
         for action, found in points.items():
-            if (deals or not whole_first_deal) and clock() >= deadline:
+            if timed and clock() >= deadline:
                 break
-            found.append(playout(game, action, policy))
+            scores = playout(game, action, policy, deadline if timed else math.inf, clock)
+            if scores is None:
+                break
+            found.append(scores)
         deals += 1
         if clock() >= deadline:
             break
@@ -147,13 +150,22 @@ def margin(scores: tuple[int, ...], seat: int) -> float:
     return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
 
 
-def playout(game: Game, action: Action, policy: Callable) -> tuple[int, ...]:
+def playout(
+    game: Game,
+    action: Action,
+    policy: Callable,
+    deadline: float = math.inf,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[int, ...] | None:
     """Every seat's points at the end of the round after ``action``, the rest played by
-    ``policy`` in every seat."""
+    ``policy`` in every seat; None if ``deadline`` comes first. A round of two seats with a
+    double-15 set can take the strategic bot most of a minute to play out."""
     game = apply(game, action)
     rnd = game.round
     assert rnd is not None
     while rnd.result is None:
+        if clock() >= deadline:
+            return None
         game = apply(game, policy(view_for(game, rnd.turn)))
         rnd = game.round
         assert rnd is not None

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.bots import make_bot
-from games.bots.expert import ExpertBot, deal, evaluate
+from games.bots.expert import ExpertBot, deal, evaluate, playout
 from games.bots.knowledge import Knowledge
 from games.engine import apply, legal_actions, new_game, view_for
 from games.simulate import random_rules
@@ -79,7 +79,7 @@ def test_it_is_the_same_for_a_seed_and_stops_on_its_budget():
 
 @pytest.mark.parametrize("chunk", range(max(1, POSITIONS // CHUNK)))
 def test_its_decision_is_legal_in_random_positions(chunk):
-    bot = ExpertBot(seed=chunk, budget=None, playouts=2)
+    bot = ExpertBot(seed=chunk, budget=0.05, playouts=2)  # a playout can take a minute
     for view in positions(CHUNK, seed=100 + chunk):
         assert bot(view) in view.legal
 
@@ -127,3 +127,13 @@ def test_the_bot_stops_on_its_budget_in_the_first_deal_too(monkeypatch):
     bot = ExpertBot(seed=0, budget=5, clock=lambda: next(ticks))
     assert bot(view) in view.legal
     assert len(played) <= 5
+
+
+def test_a_playout_stops_at_its_deadline():
+    """A round of two seats with a double-15 set can take the strategic bot most of a
+    minute to play out: the bot's budget must not wait for it."""
+    view = next(v for v in positions(20, seed=6) if len(v.hand) > 2)
+    game = deal(view, random.Random(6))
+    policy = ExpertBot().policy
+    assert playout(game, view.legal[0], policy, deadline=0.0, clock=lambda: 1.0) is None
+    assert len(playout(game, view.legal[0], policy)) == view.players

@@ -573,6 +573,8 @@ def breakdown(raw: str) -> dict[str, list[tuple[str, float]]]:
     samples = 0
     for line in raw.splitlines():
         stack, _, count = line.rpartition(" ")
+        if not count.isdigit():  # py-spy ends its output with a blank line
+            continue
         n = int(count)
         samples += n
         frames = [_frame(f) for f in stack.split(";")]

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from django.db import models
 from django.db.models import Q
@@ -23,6 +24,8 @@ from games.bots import LEVELS
 from games.engine import Game, Replayer
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
+
+T = TypeVar("T")
 
 NAME_LENGTH = 40
 # A turn at a table of friends takes seconds; two minutes on turn is someone who has walked
@@ -158,15 +161,27 @@ class Table(models.Model):
         """The game at this row's version, as the move log gives it; None before the start."""
         return _versions.at(self).game
 
-    def drawn(self, key: tuple, draw: Callable[[], str]) -> str:
-        """A region drawn from the game at this row's version, once per process: ``key``
-        holds everything else the drawing shows (the names, the seats as read)."""
+    def drawn(self, key: tuple, draw: Callable[[], T]) -> T:
+        """A region drawn from the game at this row's version (or what regions are drawn
+        from), once per process: ``key`` holds everything else the drawing shows (the
+        names, the seats as read)."""
         drawn = _versions.at(self).drawn
         if key not in drawn:
             if len(drawn) >= 64:  # people coming and going at one version: start afresh
                 drawn.clear()
             drawn[key] = draw()
         return drawn[key]
+
+    def drawn_whole(self, key: tuple, draw: Callable[[], str]) -> str:
+        """A piece drawn from ``key`` alone, which holds everything it shows, so that a
+        piece unchanged by a move is not drawn again at the next version: a move changes one
+        or two of a board's trains, and drawing the others again was a tenth of a move's
+        server time (benchmarks/move_cost.py)."""
+        version = _versions.at(self)
+        if key not in version.whole:
+            found = version.before.get(key)
+            version.whole[key] = draw() if found is None else found
+        return version.whole[key]
 
 
 class TableSeat(models.Model):
@@ -369,7 +384,11 @@ class Version:
 
     number: int
     game: Game | None
-    drawn: dict[tuple, str] = field(default_factory=dict)
+    drawn: dict[tuple, Any] = field(default_factory=dict)
+    # Pieces drawn from their key alone (Table.drawn_whole): this version's, and the
+    # version's before, whose pieces a view of this one may take again.
+    whole: dict[tuple, str] = field(default_factory=dict)
+    before: dict[tuple, str] = field(default_factory=dict)
 
 
 class _Versions:
@@ -415,6 +434,8 @@ class _Versions:
         with self._lock:
             kept = self._latest.get(code)
             if kept is None or kept.number < number:
+                if kept is not None:
+                    version.before = kept.whole
                 self._latest[code] = version
             self._latest.move_to_end(code)
             while len(self._latest) > self.TABLES:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import orjson
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
@@ -32,6 +33,8 @@ from .models import Table, TableSeat, answerers, kept_game, seated
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
 PLAYERS = "games/regions/players.html"
+LANE = "games/regions/lane.html"
+HAND = "games/regions/hand.html"
 SHEET = "games/partials/sheet.html"
 
 
@@ -208,7 +211,9 @@ def view_message(
         )
         if context["sheet_due"]:  # the rounds a version has recorded: once per version
             html += table.drawn(("sheet",), lambda: _draw_sheet(table))
-    return json.dumps(seen.data | {"html": html}, separators=(",", ":")), seen.revision
+    return orjson.dumps(
+        seen.data | {"html": html}, option=orjson.OPT_NON_STR_KEYS
+    ).decode(), seen.revision
 
 
 def drawn_from_memory(shown: dict | None, with_sheet: bool) -> bool:
@@ -252,14 +257,15 @@ def screen_context(
         return context
     # The board, the moves and the players are worked out when drawn (a template calls a
     # callable): a socket draws them once per version for all its seats (view_message).
-    # The last moves are worked out here: every view's data carries them too.
-    moves = last_moves(view, names)
+    # The last moves are worked out here, as the board is drawn, once per version for all
+    # the seats (they come from the public log alone): every view's data carries them too.
+    moves = table.drawn(("last moves", *names.items()), partial(last_moves, view, names))
     context.update(
-        lanes=partial(_lanes, view, names, moves),
+        lanes=partial(_board, table, view, names, moves),
         last_moves=moves,
         log=partial(_log, view, names),
         players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
-        hand=_hand(view),
+        hand=_drawn_hand(table, view),
         prompt=_prompt(seats, me, game, view, names),
         round_over=view.round_over,
         match_over=game.is_over,
@@ -342,6 +348,24 @@ def _game_data(view: SeatView, game: Game, moves: Sequence[LastMove]) -> dict[st
 # -- the regions' context -------------------------------------------------------------------
 
 
+def _board(
+    table: Table, view: SeatView, names: dict[int, str], moves: Sequence[LastMove]
+) -> list[dict[str, Any]]:
+    """The lanes, each with its drawing: under a key of all that a lane shows, so that the
+    lanes a move leaves as they were are taken from the version before (Table.drawn_whole)."""
+    lanes = _lanes(view, names, moves)
+    for lane in lanes:
+        marks = tuple(
+            (tile["last_by"], tile["label"])
+            for row in lane["rows"]
+            for tile in row["tiles"]
+            if tile["last_by"] is not None
+        )
+        key = ("lane", lane["index"], lane["title"], lane["train"], marks)
+        lane["html"] = table.drawn_whole(key, partial(render_to_string, LANE, {"lane": lane}))
+    return lanes
+
+
 def _lanes(
     view: SeatView, names: dict[int, str], moves: Sequence[LastMove] = ()
 ) -> list[dict[str, Any]]:
@@ -384,6 +408,16 @@ def _laid(touching: int, open_: int, by: int | None, names: dict[int, str]) -> d
         "label": label,
         "last_by": by,
     }
+
+
+def _drawn_hand(table: Table, view: SeatView) -> str:
+    """The seat's hand drawn, under a key of all it shows, so that a hand a move leaves as
+    it was (the tiles, where each plays) is taken from the version before; '' for none."""
+    tiles = _hand(view)
+    if not tiles:
+        return ""
+    key = ("hand", *(tuple(tile.values()) for tile in tiles))
+    return table.drawn_whole(key, partial(render_to_string, HAND, {"tiles": tiles}))
 
 
 def _hand(view: SeatView) -> list[dict[str, Any]]:

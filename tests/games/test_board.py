@@ -1,4 +1,4 @@
-"""A train's row of the board (templates/games/regions/board.html): what the page's script
+"""A train's row of the board (templates/games/regions/lane.html): what the page's script
 reads from it (static/games/table.js) and what a screen reader says."""
 
 from __future__ import annotations
@@ -42,8 +42,7 @@ def lane_html(trains: tuple[Train, ...], players: int, names: dict[int, str], in
     """The board drawn for these trains, and the row of train ``index`` in it."""
     view = SimpleNamespace(trains=trains, players=players)
     lanes = _lanes(view, names)
-    html = render_to_string("games/regions/board.html", {"lanes": [lanes[index]]})
-    return html.split('aria-label="Trains">', 1)[1].rsplit("</section>", 1)[0]
+    return render_to_string("games/regions/lane.html", {"lane": lanes[index]})
 
 
 def test_a_marked_train_with_a_double_owed_and_a_branch_shows_both_ends():

@@ -8,7 +8,7 @@ from unittest.mock import patch
 
 import pytest
 
-from games import screens, services
+from games import models, screens, services
 from games.engine import Rules
 from games.forms import parse_intent as parse
 from tests.games.tables import first_legal_move, started_table, view_message
@@ -167,3 +167,34 @@ def _announced_table(callbacks) -> dict:
         for callback in callbacks:
             callback()
     return sent[-1]["table"]
+
+
+def test_the_lanes_and_hands_taken_again_from_the_version_before_are_what_is_drawn_afresh():
+    """A lane or a hand a move leaves as it was is not drawn again (Table.drawn_whole):
+    through a round, each seat's view is the one a process that holds nothing draws, and
+    after a move most lanes are taken from the version before."""
+    table, tokens = started_table(seed=7)
+    drawn = []
+    render = screens.render_to_string
+
+    def counting(name, context=None, *args, **kwargs):
+        drawn.append(name)
+        return render(name, context, *args, **kwargs)
+
+    over, moves = False, 0
+    while not over:
+        drawn.clear()
+        with patch.object(screens, "render_to_string", counting):
+            kept = [view_message(table.code, token) for token in [*tokens.values(), None]]
+        if moves:  # a move changes one train, or two: the others come from before
+            assert drawn.count(screens.LANE) <= 3
+        with patch.object(models, "_versions", models._Versions()):  # a fresh process
+            assert kept == [view_message(table.code, token) for token in [*tokens.values(), None]]
+        view = json.loads(kept[-1])
+        over = view["game"]["round_over"]
+        if not over:
+            seat = tokens[view["game"]["turn"]]
+            services.act(table.code, seat, parse(first_legal_move(table, seat)))
+            table.refresh_from_db()
+            moves += 1
+    assert moves > 5

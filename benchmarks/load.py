@@ -558,7 +558,7 @@ def profile(server: Server, seconds: float, out: Path) -> dict[str, list[tuple[s
     Django's templates and ORM, Channels, daphne and Twisted, asyncio, json..."""
     raw = Path(tempfile.gettempdir()) / f"{out.name}-{server.port}.txt"
     subprocess.run(
-        [str(PY_SPY), "record", "--gil", "--nonblocking",
+        [str(PY_SPY), "record", "--gil", "--nonblocking", "--rate", "250",
          "--pid", str(server.process.pid), "--duration", str(int(seconds)),
          "--format", "raw", "--output", str(raw)],
         check=True, capture_output=True,

@@ -454,6 +454,19 @@ def kept_game(code: str, version: int) -> Game | None:
     return kept.game if kept is not None and kept.number == version else None
 
 
+def kept(code: str, version: int, key: tuple, build: Callable[[], T]) -> T:
+    """What ``build`` gives (under a ``key`` of all it depends on) for the table at
+    ``version``, built once while this process holds that version: the rows an announcement
+    carries, which every socket of the table draws from. Building them for each socket was
+    a twentieth of a busy process's time (benchmarks/load.py --profile)."""
+    held = _versions.held(code)
+    if held is None or held.number != version:
+        return build()
+    if key not in held.drawn:
+        held.drawn[key] = build()
+    return held.drawn[key]
+
+
 def keep_game(code: str, version: int, game: Game | None) -> None:
     """Keep the game a service has just written at a table's version: call it once the
     transaction has committed, never before (a rolled-back state must never be served)."""

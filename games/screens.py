@@ -28,7 +28,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import Table, TableSeat, answerers, kept_game, seated
+from .models import Table, TableSeat, answerers, kept, kept_game, seated
 
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
@@ -188,7 +188,11 @@ def view_message(
     table (``Table.drawn``): the board, the moves and the top bar, by the names they show;
     the players, by the seats they show (the host's with its offers); and the score sheet.
     Only the round's end and the dock are drawn for each socket."""
-    found = _from_snapshot(shown) if shown is not None else seated(code)
+    if shown is None:
+        found = seated(code)
+    else:  # the same rows for every socket of the table: read-only here
+        key = ("rows", shown["revision"])
+        found = kept(code, shown["version"], key, partial(_from_snapshot, shown))
     if found is None:
         gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
         return json.dumps(gone), 0

@@ -301,9 +301,8 @@ def _claims(
             "answerers": [s.name for s in answerers(seats)],
             "offer": [] if mine else left,
         }
-    if me in answerers(seats):
-        return {"waiting": [s for s in seats if s.claimed_by]}
-    return {}
+    waiting = [s for s in seats if s.claimed_by]
+    return {"waiting": waiting} if waiting and me in answerers(seats) else {}
 
 
 def _draw_sheet(table: Table) -> str:

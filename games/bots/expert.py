@@ -3,9 +3,12 @@
 A seat does not know the other hands or the boneyard's order, so the expert deals them: it
 gives the tiles it has not seen to the other hands (as many as each holds) and the
 boneyard, never a tile carrying a number a seat's draw or pass showed it lacked
-(:class:`~games.bots.knowledge.Knowledge`). On each such deal it takes every legal action
-in turn and plays the round out with the strategic bot in every seat. Every action is played
-on the same deals, so the differences between actions are less noisy than the estimates.
+(:class:`~games.bots.knowledge.Knowledge`), nor, where a deal can, one a seat's first-turn
+line suggests it lacked (the end its line stopped on). On
+each such deal it plays every action in contention in turn and the round out with the
+strategic bot in every seat (its lines remembered: :class:`LineMemo`). Every action is
+played on the same deals, so the differences between actions are less noisy than the
+estimates.
 
 The coach's estimate of an action is the seat's mean round points over the deals (lower is
 better): that is what a player lost. The bot decides on its points less the others' mean, as
@@ -234,12 +237,13 @@ def playout(
 
 
 def deal(view: SeatView, rng: random.Random) -> Game:
-    """A whole game the seat could be in: its view, with the unseen tiles dealt."""
+    """A whole game the seat could be in: its view, with the unseen tiles dealt, keeping
+    to what the seat knows and, where a deal can, to what the first turns suggest."""
     assert view.seat is not None and view.hand is not None
     knowledge = Knowledge.from_view(view)
     unseen = sorted(knowledge.unseen)
     others = [s for s in range(view.players) if s != view.seat]
-    hands = _hands(unseen, others, view, knowledge, rng)
+    hands = _hands(unseen, others, view, [Knowledge.from_view(view, lines=True), knowledge], rng)
     dealt = {t for hand in hands.values() for t in hand}
     boneyard = [t for t in unseen if t not in dealt]
     rng.shuffle(boneyard)
@@ -264,33 +268,37 @@ def _hands(
     unseen: list[Tile],
     others: list[int],
     view: SeatView,
-    knowledge: Knowledge,
+    beliefs: list[Knowledge],
     rng: random.Random,
 ) -> dict[int, list[Tile]]:
     """The other hands, each of its size, from the unseen tiles: the seats with the fewest
-    tiles they may hold are served first. When no deal is found that keeps every lacked
-    number away (a draw since brought one back, perhaps), the numbers are set aside."""
-    for attempt in range(DEAL_TRIES + 1):
-        strict = attempt < DEAL_TRIES
-        pool = unseen[:]
-        rng.shuffle(pool)
-        hands: dict[int, list[Tile]] = {}
+    tiles they may hold are served first. ``beliefs`` go from the most to the least that
+    is assumed: when no deal keeps to one in ``DEAL_TRIES`` tries (a guess was wrong, or a
+    draw since brought a number back), the next is tried, and at last nothing is kept
+    away from anybody."""
+    for belief in [*beliefs, None]:
+        for _ in range(DEAL_TRIES if belief is not None else 1):
+            pool = unseen[:]
+            rng.shuffle(pool)
+            hands: dict[int, list[Tile]] = {}
 
-        def allowed(seat: int, tile: Tile, strict: bool = strict) -> bool:
-            lacking = knowledge.lacking[seat]
-            return not strict or (tile[0] not in lacking and tile[1] not in lacking)
+            def allowed(seat: int, tile: Tile, belief: Knowledge | None = belief) -> bool:
+                if belief is None:
+                    return True
+                lacking = belief.lacking[seat]
+                return tile[0] not in lacking and tile[1] not in lacking
 
-        order = sorted(others, key=lambda s: sum(allowed(s, t) for t in pool))
-        for seat in order:
-            size = view.hand_sizes[seat]
-            mine = [t for t in pool if allowed(seat, t)][:size]
-            if len(mine) < size:
-                break
-            hands[seat] = mine
-            taken = set(mine)
-            pool = [t for t in pool if t not in taken]
-        else:
-            return hands
+            order = sorted(others, key=lambda s: sum(allowed(s, t) for t in pool))
+            for seat in order:
+                size = view.hand_sizes[seat]
+                mine = [t for t in pool if allowed(seat, t)][:size]
+                if len(mine) < size:
+                    break
+                hands[seat] = mine
+                taken = set(mine)
+                pool = [t for t in pool if t not in taken]
+            else:
+                return hands
     raise AssertionError("the unseen tiles cannot fill the other hands")  # pragma: no cover
 
 

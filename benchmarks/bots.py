@@ -42,10 +42,11 @@ def play(
     expert_playouts: int = 8,
     rounds: int | None = None,
     expert_budget: float | None = None,
-) -> tuple[list[tuple[float, float]], list[float]]:
-    """One match: per seat, (win share, mean points per round); and the seconds each of
-    the expert's decisions took."""
-    thinking: list[float] = []
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """One match: per seat, (win share, mean points per round); and, for each of the
+    expert's decisions, the seconds it took on the clock and of the process's CPU (the
+    clock's figure includes the time other programs had the core)."""
+    thinking: list[tuple[float, float]] = []
 
     def make(level: str, seed: str) -> Bot:
         if level != "expert":
@@ -55,9 +56,9 @@ def play(
         expert = ExpertBot(seed, budget=expert_budget)
 
         def timed(view: SeatView) -> Action:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             action = expert(view)
-            thinking.append(time.perf_counter() - start)
+            thinking.append((time.perf_counter() - start, time.process_time() - cpu))
             return action
 
         return timed
@@ -85,7 +86,7 @@ def run_table(
     expert_playouts: int = 8,
     rounds: int | None = None,
     expert_budget: float | None = None,
-) -> tuple[dict[str, list[tuple[float, float]]], list[float]]:
+) -> tuple[dict[str, list[tuple[float, float]]], list[tuple[float, float]]]:
     """Per bot, one (win share, points per round) sample per seed, each the mean over the
     seat arrangements and over that bot's seats; and the expert's decision times."""
     lineups = [tuple(lone if s == r else field for s in range(players)) for r in range(players)]
@@ -176,9 +177,11 @@ def main(argv: list[str] | None = None) -> None:
             f"({ratio - 1:+.1%} of {field}'s) |"
         )
         if thinking:
+            clock, cpu = [c for c, _ in thinking], [p for _, p in thinking]
             print(
-                f"\nThe expert's {len(thinking)} decisions: {statistics.fmean(thinking):.3f} s "
-                f"on average, {max(thinking):.3f} s at most."
+                f"\nThe expert's {len(thinking)} decisions: {statistics.fmean(clock):.3f} s "
+                f"on average, {max(clock):.3f} s at most; of CPU, {statistics.fmean(cpu):.3f} s "
+                f"on average, {max(cpu):.3f} s at most."
             )
 
 

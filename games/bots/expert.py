@@ -3,9 +3,12 @@
 A seat does not know the other hands or the boneyard's order, so the expert deals them: it
 gives the tiles it has not seen to the other hands (as many as each holds) and the
 boneyard, never a tile carrying a number a seat's draw or pass showed it lacked
-(:class:`~games.bots.knowledge.Knowledge`). On each such deal it takes every legal action
-in turn and plays the round out with the strategic bot in every seat. Every action is played
-on the same deals, so the differences between actions are less noisy than the estimates.
+(:class:`~games.bots.knowledge.Knowledge`), nor, where a deal can, one a seat's first-turn
+line suggests it lacked (the end its line stopped on). On
+each such deal it plays every action in contention in turn and the round out with the
+strategic bot in every seat (its lines remembered: :class:`LineMemo`). Every action is
+played on the same deals, so the differences between actions are less noisy than the
+estimates.
 
 The coach's estimate of an action is the seat's mean round points over the deals (lower is
 better): that is what a player lost. The bot decides on its points less the others' mean, as
@@ -30,9 +33,10 @@ from typing import NamedTuple
 from games.engine import Action, Game, Round, SeatView, apply, view_for
 from games.engine.actions import PLAY
 from games.engine.state import TurnState
-from games.engine.tiles import Tile
+from games.engine.tiles import Tile, other_end
 
 from .knowledge import Knowledge
+from .planner import best_line
 from .strategic import StrategicBot
 
 BUDGET = 0.5  # seconds a decision, on one core
@@ -67,6 +71,9 @@ def evaluate(
     ]
 
 
+Scores = dict[Action, list[tuple[int, ...]]]  # each action's round scores, one a deal
+
+
 def search(
     view: SeatView,
     seed: int | str,
@@ -74,27 +81,38 @@ def search(
     budget: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     whole_first_deal: bool = True,
-) -> dict[Action, list[tuple[int, ...]]]:
+    first: Action | None = None,
+    drop: Callable[[Action, Scores], bool] | None = None,
+) -> Scores:
     """Each legal action's round scores (every seat's), one a deal, the deals in order;
-    unless ``whole_first_deal``, an action may have none when the budget runs out."""
+    unless ``whole_first_deal``, an action may have none when the budget runs out.
+
+    ``first`` is played out first on each deal, so it has the most deals when time runs
+    out. Before each deal, ``drop`` may leave out an action for good: the deals left then
+    go to the actions still in contention, and the search ends when one is left."""
     assert view.seat is not None and view.legal, "only the seat on turn decides"
     if playouts is None and budget is None:
         budget = BUDGET
     rng = random.Random(f"expert/{seed}")
-    policy = StrategicBot()
-    points: dict[Action, list[tuple[int, ...]]] = {action: [] for action in view.legal}
+    policy = StrategicBot(lines=LineMemo())
+    order = sorted(view.legal, key=lambda a: a != first)
+    points: Scores = {action: [] for action in order}
     deadline = clock() + budget if budget is not None else math.inf
     deals = 0
     while playouts is None or deals < playouts:
+        if drop is not None:
+            order = [a for a in order if not drop(a, points)]
+            if len(order) == 1 < len(points):
+                break  # the one action left needs no more deals
         game = deal(view, rng)
         timed = deals > 0 or not whole_first_deal
-        for action, found in points.items():
+        for action in order:
             if timed and clock() >= deadline:
                 break
             scores = playout(game, action, policy, deadline if timed else math.inf, clock)
             if scores is None:
                 break
-            found.append(scores)
+            points[action].append(scores)
         deals += 1
         if clock() >= deadline:
             break
@@ -106,9 +124,14 @@ class ExpertBot:
     better on the same deals (the mean of the paired differences of its margin, its points
     less the others' mean, more than ``CONFIDENCE`` standard errors below zero): with a few
     deals, a plain least mean picks by the luck of the deal, and plays worse than the policy
-    it plays out with."""
+    it plays out with.
+
+    An action already ``DROP`` standard errors worse than the strategic choice gets no more
+    deals: they go to the actions that may still beat it."""
 
     CONFIDENCE = 1.0  # one standard error: one-sided, about 84%
+    DROP = 1.0  # standard errors worse than the strategic choice: no more deals
+    DROP_AFTER = 3  # deals an action gets before it may be dropped
 
     def __init__(
         self,
@@ -126,23 +149,64 @@ class ExpertBot:
         default = self.policy(view)
         if len(view.legal) == 1:
             return default
-        assert view.seat is not None
+        seat = view.seat
+        assert seat is not None
         self.decisions += 1
         budget = None if self.budget is None else self.budget - (self.clock() - asked)
         seed = f"{self.seed}/{self.decisions}"
-        scores = search(view, seed, self.playouts, budget, self.clock, whole_first_deal=False)
-        base = [margin(s, view.seat) for s in scores[default]]
+
+        def drop(action: Action, scores: Scores) -> bool:
+            if action == default or len(scores[action]) < self.DROP_AFTER:
+                return False
+            mean, error = paired(scores[action], scores[default], seat)
+            return mean - self.DROP * error > 0
+
+        scores = search(view, seed, self.playouts, budget, self.clock, False, default, drop)
         best, best_gain = default, 0.0
         for action, found in scores.items():
-            n = min(len(found), len(base))
-            if action == default or n < 2:
+            if action == default or min(len(found), len(scores[default])) < 2:
                 continue
-            differences = [margin(found[i], view.seat) - base[i] for i in range(n)]
-            mean = sum(differences) / n
-            spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
-            if mean + self.CONFIDENCE * spread < 0 and mean < best_gain:
+            mean, error = paired(found, scores[default], seat)
+            if mean + self.CONFIDENCE * error < 0 and mean < best_gain:
                 best, best_gain = action, mean
         return best
+
+
+def paired(
+    found: list[tuple[int, ...]], base: list[tuple[int, ...]], seat: int
+) -> tuple[float, float]:
+    """The mean of ``seat``'s margin on ``found`` less that on ``base``, over the deals
+    both have (at least two), and its standard error."""
+    n = min(len(found), len(base))
+    differences = [margin(found[i], seat) - margin(base[i], seat) for i in range(n)]
+    mean = sum(differences) / n
+    return mean, math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
+
+
+class LineMemo:
+    """The planner's best lines for a search's playouts, remembered with their tails.
+
+    Most of a playout's time went to the planner: a first-turn line is planned again after
+    every tile, and a play's score plans the hand left. The rest of a best line is a best
+    line of the hand left from the end it leaves (lines add up: a better rest would make a
+    better line), so each line found also answers the plans that follow it. A tail may
+    differ from the planner's own answer among equally good lines, so this is for the
+    playouts only: the strategic bot itself keeps the planner's."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[frozenset[Tile], int], tuple[Tile, ...]] = {}
+
+    def __call__(self, hand: frozenset[Tile], end: int) -> tuple[Tile, ...]:
+        key = (hand, end)
+        line = self.found.get(key)
+        if line is None:
+            line = tuple(best_line(hand, end))
+            for i, tile in enumerate(line):
+                self.found[(hand, end)] = line[i:]
+                hand, end = hand - {tile}, other_end(tile, end)
+            self.found[(hand, end)] = ()
+            line = self.found[key]
+        return line
 
 
 def margin(scores: tuple[int, ...], seat: int) -> float:
@@ -173,12 +237,13 @@ def playout(
 
 
 def deal(view: SeatView, rng: random.Random) -> Game:
-    """A whole game the seat could be in: its view, with the unseen tiles dealt."""
+    """A whole game the seat could be in: its view, with the unseen tiles dealt, keeping
+    to what the seat knows and, where a deal can, to what the first turns suggest."""
     assert view.seat is not None and view.hand is not None
     knowledge = Knowledge.from_view(view)
     unseen = sorted(knowledge.unseen)
     others = [s for s in range(view.players) if s != view.seat]
-    hands = _hands(unseen, others, view, knowledge, rng)
+    hands = _hands(unseen, others, view, [Knowledge.from_view(view, lines=True), knowledge], rng)
     dealt = {t for hand in hands.values() for t in hand}
     boneyard = [t for t in unseen if t not in dealt]
     rng.shuffle(boneyard)
@@ -203,33 +268,37 @@ def _hands(
     unseen: list[Tile],
     others: list[int],
     view: SeatView,
-    knowledge: Knowledge,
+    beliefs: list[Knowledge],
     rng: random.Random,
 ) -> dict[int, list[Tile]]:
     """The other hands, each of its size, from the unseen tiles: the seats with the fewest
-    tiles they may hold are served first. When no deal is found that keeps every lacked
-    number away (a draw since brought one back, perhaps), the numbers are set aside."""
-    for attempt in range(DEAL_TRIES + 1):
-        strict = attempt < DEAL_TRIES
-        pool = unseen[:]
-        rng.shuffle(pool)
-        hands: dict[int, list[Tile]] = {}
+    tiles they may hold are served first. ``beliefs`` go from the most to the least that
+    is assumed: when no deal keeps to one in ``DEAL_TRIES`` tries (a guess was wrong, or a
+    draw since brought a number back), the next is tried, and at last nothing is kept
+    away from anybody."""
+    for belief in [*beliefs, None]:
+        for _ in range(DEAL_TRIES if belief is not None else 1):
+            pool = unseen[:]
+            rng.shuffle(pool)
+            hands: dict[int, list[Tile]] = {}
 
-        def allowed(seat: int, tile: Tile, strict: bool = strict) -> bool:
-            lacking = knowledge.lacking[seat]
-            return not strict or (tile[0] not in lacking and tile[1] not in lacking)
+            def allowed(seat: int, tile: Tile, belief: Knowledge | None = belief) -> bool:
+                if belief is None:
+                    return True
+                lacking = belief.lacking[seat]
+                return tile[0] not in lacking and tile[1] not in lacking
 
-        order = sorted(others, key=lambda s: sum(allowed(s, t) for t in pool))
-        for seat in order:
-            size = view.hand_sizes[seat]
-            mine = [t for t in pool if allowed(seat, t)][:size]
-            if len(mine) < size:
-                break
-            hands[seat] = mine
-            taken = set(mine)
-            pool = [t for t in pool if t not in taken]
-        else:
-            return hands
+            order = sorted(others, key=lambda s: sum(allowed(s, t) for t in pool))
+            for seat in order:
+                size = view.hand_sizes[seat]
+                mine = [t for t in pool if allowed(seat, t)][:size]
+                if len(mine) < size:
+                    break
+                hands[seat] = mine
+                taken = set(mine)
+                pool = [t for t in pool if t not in taken]
+            else:
+                return hands
     raise AssertionError("the unseen tiles cannot fill the other hands")  # pragma: no cover
 
 

@@ -26,6 +26,7 @@ what the hand looks like afterwards and picks the best:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,11 +56,18 @@ class Weights:
     tempo: float = 16.0  # a draw instead of a play gives the others a turn's lead
 
 
-class StrategicBot:
-    """Scores each legal play (see the module's docstring) and picks the best one."""
+Lines = Callable[[frozenset[Tile], int], tuple[Tile, ...]]  # (hand, open end) -> best line
 
-    def __init__(self, weights: Weights | None = None) -> None:
+
+class StrategicBot:
+    """Scores each legal play (see the module's docstring) and picks the best one.
+
+    ``lines`` finds the best line of a hand from an end (the planner, remembered, by
+    default): the expert's playouts pass a cheaper one that reuses what it found before."""
+
+    def __init__(self, weights: Weights | None = None, lines: Lines | None = None) -> None:
         self.weights = weights or Weights()
+        self.lines = lines or _line
 
     def __call__(self, view: SeatView) -> Action:
         plays = [a for a in view.legal if a.kind == PLAY]
@@ -68,8 +76,8 @@ class StrategicBot:
         assert view.seat is not None and view.hand is not None
         own = [a for a in plays if a.train == view.seat]
         if own and _line_turn(view):
-            return _best_line_step(view, own)
-        turn = _Turn(view, self.weights)
+            return _best_line_step(view, own, self.lines)
+        turn = _Turn(view, self.weights, self.lines)
         best = max(plays, key=turn.score)
         hold = next((a for a in view.legal if a.kind in (DRAW, END_TURN)), None)
         if hold is not None and not view.line_open and turn.hold_score(hold) > turn.score(best):
@@ -80,8 +88,9 @@ class StrategicBot:
 class _Turn:
     """One decision: what the seat knows, and the chains its hand makes now."""
 
-    def __init__(self, view: SeatView, weights: Weights) -> None:
+    def __init__(self, view: SeatView, weights: Weights, lines: Lines) -> None:
         assert view.seat is not None and view.hand is not None
+        self.line = lines
         self.view = view
         self.seat = view.seat
         self.hand = view.hand
@@ -92,7 +101,7 @@ class _Turn:
         # The best line from each own end. Taking away a tile that is not in it leaves it
         # the best, which spares most of the planner calls below.
         hand = frozenset(self.hand)
-        self.lines = {end: _line(hand, end) for end in set(self.own_ends)}
+        self.lines = {end: lines(hand, end) for end in set(self.own_ends)}
         self.endgame = min(view.hand_sizes[s] for s in self.others) <= weights.endgame_hand
 
     def chain_after(self, hand: tuple[Tile, ...], played: Tile, ends: list[int]) -> int:
@@ -101,7 +110,7 @@ class _Turn:
         for end in set(ends):
             line = self.lines.get(end)
             if line is None or played in line:
-                line = _line(frozenset(hand), end)
+                line = self.line(frozenset(hand), end)
             longest = max(longest, len(line))
         return longest
 
@@ -186,7 +195,7 @@ def _line_turn(view: SeatView) -> bool:
     )
 
 
-def _best_line_step(view: SeatView, own: list[Action]) -> Action:
+def _best_line_step(view: SeatView, own: list[Action], lines: Lines) -> Action:
     """The first tile of the best line from any open end of its own train.
 
     In the standard game that lays the planner's best line, tile by tile; in Chicken Foot
@@ -195,7 +204,7 @@ def _best_line_step(view: SeatView, own: list[Action]) -> Action:
     branches = view.trains[view.seat].branches
     best: tuple[tuple[int, int], Action] | None = None
     for end in sorted({a.end for a in own if a.end is not None}):
-        line = _line(frozenset(view.hand), branches[end].open)
+        line = lines(frozenset(view.hand), branches[end].open)
         step = next((a for a in own if a.end == end and line[:1] == (a.tile,)), None)
         if step is not None and (best is None or line_value(line) > best[0]):
             best = line_value(line), step

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.bots import make_bot
-from games.bots.expert import ExpertBot, deal, evaluate, playout
+from games.bots.expert import ExpertBot, deal, evaluate, playout, search
 from games.bots.knowledge import Knowledge
 from games.engine import apply, legal_actions, new_game, view_for
 from games.simulate import random_rules
@@ -137,3 +137,32 @@ def test_a_playout_stops_at_its_deadline():
     policy = ExpertBot().policy
     assert playout(game, view.legal[0], policy, deadline=0.0, clock=lambda: 1.0) is None
     assert len(playout(game, view.legal[0], policy)) == view.players
+
+
+def test_the_playouts_lines_are_as_good_as_the_planners():
+    """The remembered tails of lines are best lines too (equally good, maybe not the same)."""
+    from games.bots.expert import LineMemo
+    from games.bots.planner import best_line, line_value
+
+    rng = random.Random(7)
+    memo = LineMemo()
+    tiles = [(a, b) for a in range(13) for b in range(a, 13)]
+    for _ in range(100):
+        hand = frozenset(rng.sample(tiles, rng.randint(1, 15)))
+        end = rng.randrange(13)
+        line = memo(hand, end)
+        assert line_value(line) == line_value(best_line(hand, end))
+        while line:  # every tail it stored along the way
+            hand, end = hand - {line[0]}, line[0][1] if line[0][0] == end else line[0][0]
+            line = memo(hand, end)
+            assert line_value(line) == line_value(best_line(hand, end))
+
+
+def test_an_action_clearly_worse_than_the_strategic_choice_gets_no_more_deals():
+    view = next(v for v in positions(200, seed=8) if len(v.legal) >= 3)
+    default = ExpertBot().policy(view)
+    dropped = [a for a in view.legal if a != default][0]
+    scores = search(
+        view, "d", playouts=6, first=default, drop=lambda a, s: a == dropped and len(s[a]) >= 2
+    )
+    assert len(scores[dropped]) == 2 and len(scores[default]) == 6

@@ -43,3 +43,27 @@ def test_a_number_with_no_unseen_tile_is_held_by_nobody():
     assert known.unseen_with(6) == 0
     assert not known.may_hold(1, 6) and not known.may_hold(2, 6)
     assert known.unseen_with(3) == 6  # seven tiles carry a 3, and it holds the 6-3
+
+
+def test_the_guesses_from_first_turns_hold_for_the_strategic_bot():
+    """A strategic seat lays its best line, so the end its line stopped on (or the engine,
+    when it played elsewhere) is a number it lacks until it draws: never wrong against it."""
+    from games.bots import make_bot
+    from games.bots.knowledge import _line_ends
+    from games.engine import apply, new_game
+
+    guessed = 0
+    for seed in range(6):
+        game = new_game(Rules(), players=4, seed=seed)
+        bot = make_bot("strategic")
+        while game.round.result is None:
+            view = view_for(game, game.round.turn)
+            known = Knowledge.from_view(view, lines=True)
+            for seat, hand in enumerate(game.round.hands):
+                if seat == view.turn:
+                    continue  # it may hold a tile it just drew and has yet to play
+                lacking = known.lacking[seat]
+                assert not any(a in lacking or b in lacking for a, b in hand), (seat, hand)
+            guessed += len(_line_ends(view))
+            game = apply(game, bot(view))
+    assert guessed > 0

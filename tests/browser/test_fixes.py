@@ -59,7 +59,7 @@ def open_table_with_bots(
     page: Page, url: str, server_db: str, seats: int, tiles: str, seed: int = DEAL
 ) -> str:
     """Ana opens a table (two rounds), fills the other seats with greedy bots and starts it
-    on a fixed deal; returns the table's code once her game page is up."""
+    on a fixed deal; returns the table's code once her game page is up and live."""
     create_table(page, url, seats=seats, tiles=tiles)
     for bots in range(1, seats):
         page.get_by_role("button", name="Add a greedy bot").click()
@@ -71,7 +71,9 @@ def open_table_with_bots(
     expect(start).to_be_visible()
     code = page.url.rstrip("/").rsplit("/", 1)[1]
     Table.objects.using(server_db).filter(code=code).update(seed=seed)
-    start.click()
+    # The page loads again as the match starts: until its socket is open it may show the
+    # reconnecting banner, which moves the board down (a layout measured then is wrong).
+    until_live(page, start.click)
     expect(page.locator("#table-board")).to_be_visible()
     return code
 

@@ -165,12 +165,7 @@ class Table(models.Model):
         """A region drawn from the game at this row's version (or what regions are drawn
         from), once per process: ``key`` holds everything else the drawing shows (the
         names, the seats as read)."""
-        drawn = _versions.at(self).drawn
-        if key not in drawn:
-            if len(drawn) >= 64:  # people coming and going at one version: start afresh
-                drawn.clear()
-            drawn[key] = draw()
-        return drawn[key]
+        return _once(_versions.at(self).drawn, key, draw)
 
     def drawn_whole(self, key: tuple, draw: Callable[[], str]) -> str:
         """A piece drawn from ``key`` alone, which holds everything it shows, so that a
@@ -462,9 +457,16 @@ def kept(code: str, version: int, key: tuple, build: Callable[[], T]) -> T:
     held = _versions.held(code)
     if held is None or held.number != version:
         return build()
-    if key not in held.drawn:
-        held.drawn[key] = build()
-    return held.drawn[key]
+    return _once(held.drawn, key, build)
+
+
+def _once(drawn: dict[tuple, Any], key: tuple, build: Callable[[], T]) -> T:
+    """``drawn[key]``, built the first time it is asked for."""
+    if key not in drawn:
+        if len(drawn) >= 64:  # people coming and going at one version: start afresh
+            drawn.clear()
+        drawn[key] = build()
+    return drawn[key]
 
 
 def keep_game(code: str, version: int, game: Game | None) -> None:

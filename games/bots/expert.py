@@ -98,13 +98,14 @@ def search(
     order = sorted(view.legal, key=lambda a: a != first)
     points: Scores = {action: [] for action in order}
     deadline = clock() + budget if budget is not None else math.inf
+    beliefs = _beliefs(view)  # what the seat knows and guesses: the same for every deal
     deals = 0
     while playouts is None or deals < playouts:
         if drop is not None:
             order = [a for a in order if not drop(a, points)]
             if len(order) == 1 < len(points):
                 break  # the one action left needs no more deals
-        game = deal(view, rng)
+        game = deal(view, rng, beliefs)
         timed = deals > 0 or not whole_first_deal
         for action in order:
             if timed and clock() >= deadline:
@@ -236,14 +237,20 @@ def playout(
     return tuple(rnd.result.scores)
 
 
-def deal(view: SeatView, rng: random.Random) -> Game:
+def _beliefs(view: SeatView) -> list[Knowledge]:
+    """From the most to the least assumed: the first turns' guesses with what the seat
+    knows, then what it knows alone (the deals fall back in this order)."""
+    return [Knowledge.from_view(view, lines=True), Knowledge.from_view(view)]
+
+
+def deal(view: SeatView, rng: random.Random, beliefs: list[Knowledge] | None = None) -> Game:
     """A whole game the seat could be in: its view, with the unseen tiles dealt, keeping
     to what the seat knows and, where a deal can, to what the first turns suggest."""
     assert view.seat is not None and view.hand is not None
-    knowledge = Knowledge.from_view(view)
-    unseen = sorted(knowledge.unseen)
+    beliefs = beliefs or _beliefs(view)
+    unseen = sorted(beliefs[-1].unseen)
     others = [s for s in range(view.players) if s != view.seat]
-    hands = _hands(unseen, others, view, [Knowledge.from_view(view, lines=True), knowledge], rng)
+    hands = _hands(unseen, others, view, beliefs, rng)
     dealt = {t for hand in hands.values() for t in hand}
     boneyard = [t for t in unseen if t not in dealt]
     rng.shuffle(boneyard)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.bots import ExpertBot, StrategicBot  # noqa: E402
 from games.bots.expert import margin, playout  # noqa: E402
-from games.engine import Game, Rules, apply, new_game, next_round, view_for  # noqa: E402
+from games.engine import Action, Game, Rules, apply, new_game, next_round, view_for  # noqa: E402
 
 SETTINGS = {"confidence": "CONFIDENCE", "drop": "DROP", "drop_after": "DROP_AFTER"}
 
@@ -74,7 +74,7 @@ def expert(variant: dict[str, float], seed: str) -> ExpertBot:
     return bot
 
 
-def judged(game: Game, action, shuffle: str) -> tuple[int, ...]:
+def judged(game: Game, action: Action, shuffle: str) -> tuple[int, ...]:
     """The round's scores after ``action``, played out from the real hands."""
     rnd = game.round
     boneyard = list(rnd.boneyard)

@@ -136,6 +136,8 @@ def main() -> None:
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         rows = [row for found in pool.map(study, jobs) for row in found]
+    if len(rows) < 2:
+        raise SystemExit(f"{len(rows)} decision: a standard error needs two (more --games).")
     print(f"`benchmarks/expert_decisions.py {' '.join(sys.argv[1:])}`\n")
     print(f"{len(rows)} decisions, {time.perf_counter() - start:.0f} s.\n")
     print("| Variant | Gain over the strategic choice (1 SE) | Paired, against the first |")

@@ -26,7 +26,11 @@ def test_the_lobby_offers_an_expert_bot_by_that_name():
 
 @pytest.mark.django_db(transaction=True)
 async def test_an_expert_bot_plays_its_turns_of_a_round_over_the_socket():
-    code, _, tokens = await database_sync_to_async(make_table)(humans=("Ana",), bots=("expert",))
+    code, _, tokens = await database_sync_to_async(make_table)(
+        humans=("Ana",),
+        bots=("expert",),
+        seed=7,  # no first turn of Ana's ends the round
+    )
     ana = Player(code, tokens["Ana"])
     view = await ana.connect()
     while not view["game"]["round_over"]:  # Ana plays her first legal action on her turns

@@ -292,6 +292,9 @@ def test_a_preset_redraws_the_house_rules_and_a_rule_chosen_stays(asgi_server, p
     and every choice redrew the rules back to the preset's."""
     page = phone().new_page()
     page.goto(f"{asgi_server.url}/s/new/")
+    # A slow phone: htmx binds the redrawn fields' triggers when the swap settles, so a
+    # field chosen before then was lost unless the fieldset settles at once.
+    page.evaluate("htmx.config.defaultSettleDelay = 2000")
     page.get_by_label("Preset").select_option("family")
     expect(page.get_by_label("Double-blank is worth")).to_have_value("50")
     page.locator("#id_highest_double").select_option("9")  # a field drawn anew

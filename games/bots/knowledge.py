@@ -35,7 +35,8 @@ class Knowledge:
         seen: set[Tile] = set(view.hand or ())
         for train in view.trains:
             for branch in train.branches:
-                seen.update((min(t), max(t)) for t in branch.tiles)
+                for a, b in branch.tiles:  # laid (touching, open): the tile is (low, high)
+                    seen.add((a, b) if a <= b else (b, a))
         if view.engine_placed:
             seen.add((view.engine, view.engine))
         lacking: list[set[int]] = [set() for _ in range(view.players)]
@@ -50,7 +51,7 @@ class Knowledge:
                 lacking[event.seat] |= set(event.ends)
         for seat, number in guesses.get(len(view.log), ()):
             lacking[seat].add(number)
-        unseen = frozenset(set(full_set(view.rules.highest_double)) - seen)
+        unseen = frozenset(full_set(view.rules.highest_double)).difference(seen)
         counts: dict[int, int] = {}
         for a, b in unseen:
             counts[a] = counts.get(a, 0) + 1

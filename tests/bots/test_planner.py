@@ -75,3 +75,11 @@ def test_the_planner_finds_what_the_exhaustive_search_finds(case):
     line = best_line(hand, start)
     assert_is_a_line(line, hand, start)
     assert line_value(line) == line_value(exhaustive_line(hand, start))
+
+
+def test_the_plain_search_gives_up_past_its_limit_of_lines():
+    """The playouts try every line only while a hand has few: a hand of every tile of a
+    double-5 set has millions (minutes to try), and the planner answers it instead."""
+    assert exhaustive_line(full_set(5), 0, limit=1000) is None
+    few = [(0, 1), (1, 2), (2, 2), (2, 7)]
+    assert exhaustive_line(few, 0, limit=1000) == [(0, 1), (1, 2), (2, 2), (2, 7)]

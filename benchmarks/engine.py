@@ -1,6 +1,7 @@
 """Engine speed: self-play actions per second, matches per second, and the planner.
 
-    .venv/bin/python benchmarks/engine.py [--matches 40] [--hands 1000] [--seed 0]
+    .venv/bin/python benchmarks/engine.py [--matches 40] [--hands 1000] [--positions 80]
+        [--deals 12] [--seed 0]
 
 Self-play is the simulator with its checks off: four greedy bots (and, for comparison,
 four random ones) play complete 13-round matches under the default rules, each action
@@ -10,6 +11,11 @@ The planner (:func:`games.bots.planner.best_line`) is timed on random hands of 1
 25 tiles from a double-12 set, the engine a random double, against the plain exhaustive
 search over every line (:func:`games.bots.planner.exhaustive_line`) on the same hands: the
 two must agree on the tile count (and the pips) of every hand.
+
+The expert's search (:func:`games.bots.expert.search`) lives on playouts: it is timed on
+``--positions`` decisions with a choice, drawn from strategic self-play as
+``benchmarks/expert_decisions.py`` draws them, each searched with ``--deals`` deals of every
+legal action.
 
 Times are the CPU time of this process (``time.process_time``), so other work on a shared
 machine slows the figures less than it would wall-clock times; they are still one core of
@@ -25,8 +31,11 @@ import sys
 import time
 from collections.abc import Callable
 
+from expert_decisions import positions
+
+from games.bots.expert import search
 from games.bots.planner import best_line, exhaustive_line, line_value
-from games.engine import Rules
+from games.engine import Rules, view_for
 from games.engine.tiles import Tile, full_set
 from games.simulate import play_match
 
@@ -39,6 +48,18 @@ def self_play(bot: str, matches: int, seed: int) -> tuple[float, float, int]:
         actions += play_match(Rules(), (bot,) * 4, seed + i, check=False).actions
     seconds = time.process_time() - started
     return actions / seconds, matches / seconds, actions
+
+
+def search_rate(count: int, deals: int, seed: int) -> tuple[float, int]:
+    """Playouts a second of the expert's search, and the playouts, on ``count`` decisions
+    (four from each strategic game)."""
+    games = [g for s in range(seed, seed + (count + 3) // 4) for g in positions(s, 4)][:count]
+    playouts = 0
+    started = time.process_time()
+    for i, game in enumerate(games):
+        scores = search(view_for(game, game.round.turn), i, playouts=deals)
+        playouts += sum(map(len, scores.values()))
+    return playouts / (time.process_time() - started), playouts
 
 
 def random_hands(size: int, count: int, seed: int) -> list[tuple[list[Tile], int]]:
@@ -73,6 +94,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=40, help="self-play matches per bot")
     parser.add_argument("--hands", type=int, default=1000, help="planner hands per size")
+    parser.add_argument("--positions", type=int, default=80, help="expert decisions")
+    parser.add_argument("--deals", type=int, default=12, help="deals an expert decision")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     print(f"`{' '.join(['benchmarks/engine.py', *(argv if argv is not None else sys.argv[1:])])}`")
@@ -85,6 +108,12 @@ def main(argv: list[str] | None = None) -> None:
             f"| {args.matches} matches, {bot} bots | {actions:,} | {per_action:,.0f} "
             f"| {per_match:.2f} |"
         )
+    sys.stdout.flush()
+
+    rate, playouts = search_rate(args.positions, args.deals, args.seed)
+    print("\n| Expert search, 4 seats, default rules | Playouts | Playouts/s |")
+    print("|---|---|---|")
+    print(f"| {args.positions} decisions, {args.deals} deals each | {playouts:,} | {rate:,.0f} |")
     sys.stdout.flush()
 
     print(

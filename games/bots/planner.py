@@ -20,8 +20,9 @@ and three facts make an exact search fast:
 * When leaving those tiles out cuts the hand in pieces, a branch and bound decides, one
   tile at a time, whether the tile stays in the line or out, best bound first.
 
-:func:`exhaustive_line` is the plain search over every line, kept as the reference the
-planner is tested and benchmarked against.
+:func:`exhaustive_line` is the plain search over every line: the reference the planner is
+tested and benchmarked against, and, capped, the expert's playouts' first try, since a hand
+of a round's later turns has so few lines that trying them beats the planner's setup.
 
 Variants: the planner models a straight line, which is exact for the standard game with
 doubles covered or not (a double in a line is covered by the next tile, just as a loop in a

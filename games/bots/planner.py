@@ -288,13 +288,13 @@ def exhaustive_line(
     line: list[Tile] = []
     best: list[Tile] = []
     best_value: Value = (0, 0)
-    budget = [limit if limit is not None else _INFINITE]
+    left = _INFINITE if limit is None else limit  # lines still to try
 
     def extend(end: int, value: Value) -> bool:
         """False once ``limit`` lines have been tried."""
-        nonlocal best, best_value
-        budget[0] -= 1
-        if budget[0] < 0:
+        nonlocal best, best_value, left
+        left -= 1
+        if left < 0:
             return False
         if value > best_value:
             best, best_value = list(line), value

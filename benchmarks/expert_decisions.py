@@ -30,13 +30,10 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games.bots import ExpertBot, StrategicBot  # noqa: E402
-from games.bots.expert import margin, playout  # noqa: E402
-from games.engine import Action, Game, Rules, apply, new_game, next_round, view_for  # noqa: E402
+from games.bots import ExpertBot, StrategicBot
+from games.bots.expert import margin, playout
+from games.engine import Action, Game, Rules, apply, new_game, next_round, view_for
 
 SETTINGS = {"confidence": "CONFIDENCE", "drop": "DROP", "drop_after": "DROP_AFTER"}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from games.engine import SeatView
 from games.engine.actions import DRAW, PASS, PLACE_ENGINE, PLAY
-from games.engine.tiles import Tile, full_set, other_end
+from games.engine.tiles import Tile, full_set, other_end, tile
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Knowledge:
         seen: set[Tile] = set(view.hand or ())
         for train in view.trains:
             for branch in train.branches:
-                for a, b in branch.tiles:  # laid (touching, open): the tile is (low, high)
-                    seen.add((a, b) if a <= b else (b, a))
+                for a, b in branch.tiles:  # laid (touching, open): seen as (low, high)
+                    seen.add(tile(a, b))
         if view.engine_placed:
             seen.add((view.engine, view.engine))
         lacking: list[set[int]] = [set() for _ in range(view.players)]
@@ -91,21 +91,21 @@ def _line_ends(view: SeatView) -> dict[int, list[tuple[int, int]]]:
     for i, event in enumerate(view.log):
         if event.kind == PLACE_ENGINE:
             continue
-        seat, tile = event.seat, event.tile
+        seat, played = event.seat, event.tile
         if line is not None and seat != line[0]:
             found.setdefault(i, []).append(line)  # the line ended before this event
             line = None
         if line is not None:  # the line goes on, or its seat does something else
-            goes_on = event.kind == PLAY and event.train == seat and tile and line[1] in tile
-            line = (seat, other_end(tile, line[1])) if goes_on and tile else None
-        elif seat not in started and event.kind == PLAY and tile is not None:
-            if event.train == seat and view.engine in tile:
-                line = (seat, other_end(tile, view.engine))
+            goes_on = event.kind == PLAY and event.train == seat and played and line[1] in played
+            line = (seat, other_end(played, line[1])) if goes_on and played else None
+        elif seat not in started and event.kind == PLAY and played is not None:
+            if event.train == seat and view.engine in played:
+                line = (seat, other_end(played, view.engine))
             elif event.train != seat and not (last and last[0] == last[1]):
                 found.setdefault(i, []).append((seat, view.engine))  # not a cover owed
         started.add(seat)
         if event.kind == PLAY:
-            last = tile
+            last = played
     if line is not None and line[0] != view.turn:
         found.setdefault(len(view.log), []).append(line)
     return found

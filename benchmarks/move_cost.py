@@ -14,6 +14,9 @@ prints the median time of each piece per move, and the size of a view. The end o
 is timed apart, as it costs several moves' worth in one block: the move that ends it (the
 round is written to the score sheet) and its four views (with the score sheet), then each
 seat's Ready and the four views after it (the last Ready deals the next round).
+Last, the floor of the write: a move's three statements alone (the locked read of the table
+and its seats, one line of the log, the table's update) in one transaction, on a table of
+their own, with no engine, no announcement and no view.
 
 benchmarks/load.py measures the whole stack under load; this one says where a move's time
 goes, with far less noise, so a change to a piece can be judged on its own. Wall-clock time
@@ -62,12 +65,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300, help="moves measured, in all")
     args = parser.parse_args()
     setup_django(Path(tempfile.mkdtemp(prefix="move-cost-")))
+    from django.db import transaction
 
     from games import services
     from games.engine import Rules
     from games.forms import parse_intent as parse
-    from games.models import TableSeat
+    from games.models import Move, TableSeat, seated
     from games.screens import Viewer, view_message
+    from games.services import MOVED
 
     announced: list[dict] = []
 
@@ -167,6 +172,24 @@ def main() -> None:
         if timings[piece]:
             ms = statistics.median(timings[piece])
             print(f"| {piece} | {ms:.2f} | {len(timings[piece])} |")
+
+    def statements(code: str) -> None:
+        """What any move writes through the ORM, and nothing else."""
+        with transaction.atomic():
+            table, _ = seated(code, lock=True)
+            table.version += 1
+            table.move_count += 1
+            table.revision += 1
+            Move.objects.bulk_create(
+                [Move(table=table, number=table.move_count, version=table.version, record={})]
+            )
+            table.save(update_fields=MOVED)
+
+    floor, _ = services.create_table(Rules(), 4, "Player 1")
+    for i in (2, 3, 4):
+        services.join(floor.code, f"Player {i}")
+    spent = [timed(statements, floor.code) for _ in range(args.moves)]
+    print(f"\nThe floor of the write, a move's three statements: {statistics.median(spent):.2f} ms")
 
 
 if __name__ == "__main__":

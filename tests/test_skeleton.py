@@ -46,6 +46,19 @@ print(settings.CHANNEL_LAYERS["default"]["BACKEND"])
 # --- pages --------------------------------------------------------------------------------
 
 
+def test_every_template_comment_ends_on_its_own_line():
+    """Django's ``{# #}`` comment cannot span lines: one that runs on to the next is drawn
+    on the page as text, for every player to read. Longer notes take {% comment %}."""
+    runs_on = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "templates").rglob("*"))
+        if path.is_file()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\{#(?!.*#\})", line)
+    ]
+    assert runs_on == []
+
+
 def test_home_page_describes_the_three_parts(client):
     response = client.get("/")
     assert response.status_code == 200

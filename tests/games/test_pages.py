@@ -154,6 +154,7 @@ def test_each_setting_has_its_sentence_and_a_dependent_one_names_what_it_needs()
     assert "Once no unplayed tile could cover a double, it closes nothing." in page
     assert 'data-needs="draw_before_passing"' in page  # optional_draw, shown only then
     assert page.count("data-needs=") == 5
+    assert "{#" not in page and "#}" not in page  # no template comment shown as text
 
 
 def test_a_preset_fills_the_rules_fields():

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -104,7 +105,11 @@ def answer_claim(request: HttpRequest, code: str, member_id: int) -> HttpRespons
             approve=request.POST.get("answer") == "approve",
         )
     except Refused as refusal:
+        if request.htmx:  # said beside the buttons (htmx swaps only a success)
+            return HttpResponse(escape(str(refusal)))
         return HttpResponse(str(refusal), status=409)
+    if request.htmx:
+        return HttpResponse(status=204)  # the crew's socket redraws the claims on every page
     return redirect("crews:crew", code=code)
 
 

@@ -116,3 +116,30 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     assert_accessible(ben_crew)
     SCREENSHOTS.mkdir(exist_ok=True)
     ben_crew.screenshot(path=str(SCREENSHOTS / "crew-phone.png"), full_page=True)
+
+
+def test_a_claim_that_arrives_while_the_crew_page_is_open_is_answered_there(
+    asgi_server, phone, server_db
+):
+    """The claim reaches an open crew page through its socket, and its buttons work on that
+    copy (it posts through htmx, with the page's CSRF header): Ben's new phone becomes Ben."""
+    ana, ben, ben_new = phone().new_page(), phone().new_page(), phone().new_page()
+    ana.goto(f"{asgi_server.url}/c/new/")
+    ana.get_by_label("The crew's name").fill("Thursday dominoes")
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name="Start the crew").click()
+    crew_link = ana.url
+    ben.goto(crew_link)
+    ben.get_by_label("Your name").fill("Ben")
+    ben.get_by_role("button", name="Join Thursday dominoes").click()
+    expect(ana.locator("#crew-live .members")).to_contain_text("Ben")
+
+    ben_new.goto(crew_link)
+    ben_new.get_by_role("button", name="Ben").click()
+    expect(ben_new.get_by_role("status")).to_contain_text("Ben is on another device already")
+    claim = ana.locator("#crew-live .claim")
+    expect(claim).to_contain_text("Another device says it is Ben")
+    claim.get_by_role("button", name="Let it be Ben").click()
+    expect(claim).to_have_count(0)
+    ben_new.goto(crew_link)
+    expect(ben_new.locator(".lead")).to_contain_text("You are Ben")

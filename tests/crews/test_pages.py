@@ -2,11 +2,16 @@
 for a member (and the join page for anyone else), a sheet and a table for the crew, filing a
 match afterwards, the export; a device that is not a member reaches nothing of the crew."""
 
+import re
+
 import pytest
+from django.template.loader import render_to_string
+from django.test import Client
 from django.urls import reverse
 
 from crews import services
 from crews.models import Crew, CrewMatch
+from crews.page import crew_context
 from games.engine.rules import Rules
 from games.forms import TableForm
 from games.models import Table
@@ -82,6 +87,38 @@ def test_a_bad_new_member_is_refused_with_the_reason(crew, client):
     assert response.status_code == 400
     assert "letters or digits" in response.content.decode()
     assert crew.members.count() == 1
+
+
+def test_a_claim_pushed_to_an_open_crew_page_is_answered_with_the_pages_token(crew, client):
+    """The socket draws the claims without a request, so its copy has no token field: the
+    buttons post through htmx, with the CSRF header the page's body gives every request."""
+    ben = Client(enforce_csrf_checks=True)
+    ben.post(reverse("crews:join", args=[crew.code]), {"name": "Ben"})  # no token: refused
+    assert crew.members.count() == 1
+    services.join(crew, "Ben", device_of(ben))
+    page = ben.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page)[1]
+    thief = client.__class__()
+    thief.post(reverse("crews:join", args=[crew.code]), {"member": ana_of(crew).pk})
+    ben_member = crew.members.get(player__name="Ben")
+    pushed = render_to_string(
+        "crews/partials/live.html", crew_context(crew, crew.current_season(), ben_member)
+    )
+    assert "Let it be Ana" in pushed and "csrfmiddlewaretoken" not in pushed
+    answer = reverse("crews:answer-claim", args=[crew.code, ana_of(crew).pk])
+    assert f'hx-post="{answer}"' in pushed
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": token}
+    response = ben.post(answer, {"answer": "approve"}, **htmx)
+    assert response.status_code == 204
+    assert ana_of(crew).device == device_of(thief)
+    again = ben.post(answer, {"answer": "refuse"}, **htmx)  # said beside the buttons
+    assert again.status_code == 200
+    assert again.content.decode() == "Nobody is asking to be that member now."
+    assert ana_of(crew).device == device_of(thief)
+
+
+def ana_of(crew: Crew):
+    return crew.members.get(player__name="Ana")
 
 
 def test_a_sheet_for_the_crew_from_its_page(crew, ana):

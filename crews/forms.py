@@ -23,6 +23,14 @@ class JoinForm(forms.Form):
         label="Your colour", required=False, widget=forms.TextInput(attrs={"type": "color"})
     )
     emoji = forms.CharField(label="An emoji (optional)", required=False, max_length=8)
+    offered = forms.CharField(required=False, widget=forms.HiddenInput)  # the colour drawn in
+
+    def chosen_colour(self) -> str:
+        """The colour picked, or '' for the one the page offered, left as it was: the crew
+        then gives the first free colour as the member is saved, so that friends joining
+        together from the same offer are not drawn alike."""
+        colour = self.cleaned_data["colour"]
+        return "" if colour == self.cleaned_data["offered"] else colour
 
 
 class SeasonForm(forms.Form):

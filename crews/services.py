@@ -58,6 +58,8 @@ def join(
         raise Refused(str(error)) from None
     colour, emoji = _checked_looks(colour, emoji)
     with transaction.atomic():
+        # One join at a time a crew: the next free colour is read and taken in one step.
+        Crew.objects.select_for_update().filter(pk=crew.pk).first()
         member = crew.members.select_for_update().filter(name_key=people.key(name)).first()
         if member is None:
             member = Member(

@@ -48,7 +48,7 @@ def crew(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Crew, code=code)
     me = services.member_of(found, sessions.known_device(request.session))
     if me is None:
-        return _join_page(request, found, JoinForm(initial={"colour": services.free_colour(found)}))
+        return _join_page(request, found, _join_form(found))
     season = _season(found, request.GET.get("season"))
     context = {
         **crew_context(found, season, me),
@@ -73,7 +73,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     """Say who this device is: a member (picked, or typed as a new one)."""
     found = get_object_or_404(Crew, code=code)
     picked = request.POST.get("member")
-    form = JoinForm(request.POST if picked is None else None)
+    form = JoinForm(request.POST) if picked is None else _join_form(found)
     if picked is not None:
         member = found.members.filter(pk=_int(picked)).select_related("player").first()
         if member is None:
@@ -81,7 +81,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         name, looks = member.name, {}
     elif form.is_valid():
         name = form.cleaned_data["name"]
-        looks = {"colour": form.cleaned_data["colour"], "emoji": form.cleaned_data["emoji"]}
+        looks = {"colour": form.chosen_colour(), "emoji": form.cleaned_data["emoji"]}
     else:
         return _join_page(request, found, form, status=400)
     try:
@@ -90,7 +90,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         form.add_error(None, str(refusal))
         return _join_page(request, found, form, status=400)
     if status == services.WAITING:
-        return _join_page(request, found, JoinForm(), waiting=member)
+        return _join_page(request, found, _join_form(found), waiting=member)
     return redirect("crews:crew", code=code)
 
 
@@ -227,6 +227,12 @@ def _join_page(
     members = crew.members.filter(left_at=None).select_related("player")
     context = {"crew": crew, "form": form, "members": members, "waiting": waiting}
     return render(request, "crews/join.html", context, status=status)
+
+
+def _join_form(crew: Crew) -> JoinForm:
+    """The form for a new member, offering the first colour nobody in the crew has."""
+    free = services.free_colour(crew)
+    return JoinForm(initial={"colour": free, "offered": free})
 
 
 def _int(text: str | None) -> int | None:

@@ -81,6 +81,22 @@ def test_joining_as_a_new_member_and_picking_a_member_already_taken(crew, client
     assert "Another device says it is <strong>Ana</strong>" in ben_page
 
 
+def test_friends_joining_together_from_the_same_offer_get_different_colours(crew, client):
+    """The join page offers the first free colour; two phones that drew it before either
+    joined, and left it as it was, are drawn apart. A colour picked is kept as picked."""
+    ben, cara, dan = client.__class__(), client.__class__(), client.__class__()
+    page, join = reverse("crews:crew", args=[crew.code]), reverse("crews:join", args=[crew.code])
+    offered = re.compile(r'name="offered" value="([^"]+)"')
+    offers = [offered.search(phone.get(page).text)[1] for phone in (ben, cara)]
+    assert offers[0] == offers[1] == services.free_colour(crew)
+    for phone, name, offer in ((ben, "Ben", offers[0]), (cara, "Cara", offers[1])):
+        phone.post(join, {"name": name, "colour": offer, "offered": offer})
+    colours = {m.name: m.colour for m in crew.members.all()}
+    assert len(set(colours.values())) == 3
+    dan.post(join, {"name": "Dan", "colour": colours["Ben"], "offered": "#123456"})
+    assert crew.members.get(player__name="Dan").colour == colours["Ben"]
+
+
 def test_a_bad_new_member_is_refused_with_the_reason(crew, client):
     other = client.__class__()
     response = other.post(reverse("crews:join", args=[crew.code]), {"name": "\u200b"})

@@ -111,7 +111,10 @@ class SheetConsumer(GuardedConsumer):
                 by=self.viewer.name,
             )
         except Refused as refusal:
-            return [render_notice(str(refusal)), _ack(client_id, "refused", str(refusal))]
+            return [
+                render_notice(str(refusal), entry=client_id),
+                _ack(client_id, "refused", str(refusal)),
+            ]
         frames = []
         if outcome.status == services.STALE:
             entry = outcome.entry

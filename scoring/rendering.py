@@ -75,10 +75,11 @@ def render_parts(match: Match, viewer: Viewer, parts: Iterable[str] = live.ALL_P
     return render_to_string("scoring/partials/live.html", context)
 
 
-def render_notice(message: str, conflict: dict | None = None) -> str:
-    """A message to the one phone whose change was not applied, added to its notices."""
+def render_notice(message: str, conflict: dict | None = None, entry: str = "") -> str:
+    """A message to the one phone whose change was not applied, added to its notices;
+    ``entry``, the refused entry's client id."""
     return render_to_string(
-        "scoring/partials/notice.html", {"message": message, "conflict": conflict}
+        "scoring/partials/notice.html", {"message": message, "conflict": conflict, "entry": entry}
     )
 
 

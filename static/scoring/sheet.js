@@ -108,11 +108,20 @@
   }
 
   function acknowledged (ack) {
-    forget(ack.ack).then(showPending)
+    forget(ack.ack).then(function () {
+      showPending()
+      if (editor.open) refreshEditorCell() // a refused entry no longer waits to be sent
+    })
     if (ack.ack !== awaited) return
     stopWaiting()
-    if (ack.outcome === 'refused' && editor.open) field('error').textContent = ack.message
-    else editor.close()
+    if (ack.outcome !== 'refused' || !editor.open) { editor.close(); return }
+    // Said beside the button that saved it, and once: not also as a notice.
+    var slot = field(current.saving === 'tiles' ? 'picker-error' : 'error')
+    slot.textContent = ack.message
+    slot.scrollIntoView({ block: 'nearest' })
+    document.querySelectorAll('#notices .notice[data-entry="' + CSS.escape(ack.ack) + '"]').forEach(function (notice) {
+      notice.remove()
+    })
   }
 
   function shownAs (value) {
@@ -227,7 +236,7 @@
     }
     field('round').textContent = cell.dataset.round
     field('player').textContent = cell.dataset.player
-    field('error').textContent = ''
+    field('error').textContent = field('picker-error').textContent = ''
     var value = JSON.parse(cell.dataset.value)
     var form = editor.querySelector('.count-form')
     form.pips.value = value.kind === 'count' ? value.pips : ''
@@ -289,7 +298,8 @@
   function save (value) {
     // A cell that already waits to be sent gets this entry instead, on the same version.
     var edit = enter(current.round, current.seat, current.version, value)
-    field('error').textContent = ''
+    field('error').textContent = field('picker-error').textContent = ''
+    current.saving = value.kind
     if (!openSocket || !navigator.onLine) { editor.close(); return }
     awaited = edit.client_id
     editor.classList.add('is-saving')

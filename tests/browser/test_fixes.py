@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Table
-from tests.browser.test_score_sheet import cell, create_match, join
+from tests.browser.test_score_sheet import cell, create_match, join, pick_tiles
 from tests.browser.test_table import DEAL, click, create_table, until_live
 
 pytestmark = pytest.mark.browser
@@ -50,6 +50,28 @@ def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, p
     expect(editor).to_be_hidden()
     expect(cell(ben, 1, 0).locator(".score")).to_have_text("99")
     expect(ben.locator("#standing .standing")).to_have_text("Round 1: 1 of 2 counts entered.")
+
+
+def test_tiles_refused_in_the_picker_are_said_beside_save_tiles_and_once(asgi_server, phone):
+    """A refusal is said where the phone saved (the picker sits far below the count's form,
+    off a phone's screen), not again as a notice, and the editor no longer calls the refused
+    entry waiting to be sent."""
+    ana, ben = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    join(ben, link, "Ben")
+    pick_tiles(ben, 1, 1, ["7-2"])
+    expect(cell(ana, 1, 1).locator(".score")).to_have_text("9")
+    pick_tiles(ana, 1, 0, ["7-2", "5-5"])
+    editor = ana.locator("#editor")
+    refusal = editor.locator("[data-field='picker-error']")
+    expect(refusal).to_have_text("Ben already holds the 7-2 in this round.")
+    expect(refusal).to_be_in_viewport()
+    expect(editor.locator("[data-field='error']")).to_be_empty()
+    expect(editor.locator("[data-field='text']")).not_to_contain_text("waiting to be sent")
+    expect(ana.locator("#notices .notice")).to_have_count(0)
+    expect(editor.get_by_role("button", name="5-5", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )  # what was tapped is still there to correct
 
 
 # -- the table -----------------------------------------------------------------------------

@@ -113,8 +113,8 @@ class Table(models.Model):
     )
     imported = models.BooleanField(
         default=False,
-        help_text="Opened from a game record (a bug report, an export) for review: never "
-        "played here, and never playable.",
+        help_text="Ticked for a table opened from a game record (a bug report, an export) "
+        "for review: such a table was never played here and cannot be played.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

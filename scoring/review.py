@@ -36,14 +36,14 @@ def preset_of(rules: Rules) -> str | None:
 
 def rules_summary(rules: Rules) -> str:
     """The set, then its preset or what differs from the defaults, in one line:
-    ``double-12, family`` or ``double-9: Double-blank is worth 50``."""
+    ``double-12, family`` or ``double-9, Double-blank is worth 50; Rounds to play: 7``."""
     where = f"double-{rules.highest_double}"
     preset = preset_of(rules)
     if preset is not None:
         return f"{where}, {preset}"
     defaults = Rules(highest_double=rules.highest_double)
     changed = rules.differences(defaults)
-    return f"{where}: " + "; ".join(describe(s, ours) for s, (ours, _) in changed.items())
+    return f"{where}, " + "; ".join(describe(s, ours) for s, (ours, _) in changed.items())
 
 
 def rules_lines(rules: Rules) -> list[str]:

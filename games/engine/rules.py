@@ -401,6 +401,22 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
 }
 
 
+# The labels that make a sentence with their value (``Double-blank is worth 50``), and
+# what joins the two; every other label is followed by a colon (``Variant: Chicken Foot``).
+SENTENCES = dict.fromkeys(
+    (
+        "double_scope",
+        "double_blank_value",
+        "out_score",
+        "round_engines",
+        "blank_value",
+        "out_on_double",
+        "tie_break",
+    ),
+    " ",
+) | {"engine_hunt": ", "}
+
+
 def describe(setting: str, value: Any) -> str:
     """A setting and its value as a sentence fragment: ``Double-blank is worth 50``."""
     label = LABELS[setting]
@@ -413,4 +429,5 @@ def describe(setting: str, value: Any) -> str:
     if value is None:
         default = {"rounds": "one per double", "hand_size": "by the number of players"}[setting]
         return f"{label}: {default}"
-    return f"{label} {VALUE_WORDS.get(setting, {}).get(value, value)}"
+    words = VALUE_WORDS.get(setting, {}).get(value, value)
+    return f"{label}{SENTENCES.get(setting, ': ')}{words}"

@@ -141,7 +141,7 @@ def test_a_settings_change_recalculates_both_phones(asgi_server, phone):
         expect(page.get_by_label("Penalty per unplayed double")).to_have_value("25")
 
     # Undo, one tap: the penalty goes back to none, on both phones.
-    ana.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double 25")).click()
+    ana.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double: 25")).click()
     for page in (ana, ben):
         expect_totals(page, [80, -10, 7])
 

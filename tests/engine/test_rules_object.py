@@ -152,7 +152,9 @@ def test_differences_and_descriptions():
     assert Rules(double_blank_value=50).differences(Rules()) == {"double_blank_value": (50, 0)}
     assert describe("double_blank_value", 50) == "Double-blank is worth 50"
     assert describe("draw_before_passing", False) == "Draw before passing: off"
-    assert describe("variant", "chicken_foot") == "Variant Chicken Foot"
+    assert describe("variant", "chicken_foot") == "Variant: Chicken Foot"
+    assert describe("own_train_first", "off") == "Tiles go on your own train first: never"
+    assert describe("engine_hunt", "in_turn").startswith("When nobody holds the double, seats")
     assert describe("highest_double", 9) == "Set: double-9"
     assert describe("rounds", None) == "Rounds to play: one per double"
 

@@ -142,7 +142,7 @@ def test_the_play_rules_from_other_tables_are_set_and_shown_in_words(host):
     )
     page = host.get(f"/t/{table.code}/").text
     for words in (
-        "Tiles go on your own train first in your first turn",
+        "Tiles go on your own train first: in your first turn",
         "Drawing in your first turn: not allowed",
         "A double nobody can cover any more counts as covered: on",
     ):

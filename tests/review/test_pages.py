@@ -60,7 +60,7 @@ def test_the_list_shows_players_kind_rules_status_winners_and_rounds(
     admin_client, online_match, sheet_match
 ):
     online = row_of(admin_client, online_match)
-    for shown in ["Ana, Greedy bot 1, Random bot 1", "Online table", "double-6: Rounds to play 3"]:
+    for shown in ["Ana, Greedy bot 1, Random bot 1", "Online table", "double-6, Rounds to play: 3"]:
         assert shown in online
     record_end = review.records_of(online_match)[-1]
     names = review.names_in(review.records_of(online_match))
@@ -81,7 +81,7 @@ def test_a_preset_is_named_on_any_set_and_other_rules_say_what_differs(db):
     assert rules_summary(family_on_nine) == "double-9, family"
     assert rules_summary(Rules()) == "double-12, standard"
     assert rules_summary(Rules(highest_double=6, out_score=-10)) == (
-        "double-6: The player who goes out scores -10"
+        "double-6, The player who goes out scores -10"
     )
 
 
@@ -148,7 +148,7 @@ def test_an_online_match_page_shows_seats_rules_sheet_history_and_move_log(
     html = html.content.decode()
     for seat in ["Ana", "Greedy bot 1", "Random bot 1", "the greedy bot", "the random bot"]:
         assert seat in html
-    for rule in ["Set: double-6", "Rounds to play 3", "Variant Mexican Train"]:
+    for rule in ["Set: double-6", "Rounds to play: 3", "Variant: Mexican Train"]:
         assert rule in html
     sheet = compute_sheet(online_match)
     totals = "".join(f"<td><strong>{total}</strong></td>" for total in sheet.totals)
@@ -165,6 +165,8 @@ def test_an_online_match_page_shows_seats_rules_sheet_history_and_move_log(
     for number in (1, 2, 3):
         assert reverse("admin:scoring_match_replay", args=[online_match.pk, number]) in html
     assert reverse("admin:scoring_match_export", args=[online_match.pk]) in html
+    assert re.search(r"Round 1: \d+ lines ·", html) and " 1 lines" not in html
+    assert 'rel="icon"' in html  # the site's icon: no request for a missing /favicon.ico
 
 
 def test_a_sheet_match_page_shows_its_sheet_totals_and_who_changed_what(admin_client, sheet_match):

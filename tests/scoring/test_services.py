@@ -118,7 +118,7 @@ def test_fewer_rounds_keep_the_later_ones_uncounted_and_relabel_the_doubles(rule
 
 def test_a_setting_someone_just_changed_is_not_overwritten(ruled_match):
     services.change_setting(ruled_match, "double_penalty", 25, was=0, by="Ana")
-    with pytest.raises(Refused, match="Ana set “Penalty per unplayed double 25”"):
+    with pytest.raises(Refused, match="Ana set “Penalty per unplayed double: 25”"):
         services.change_setting(ruled_match, "double_penalty", 50, was=0, by="Ben")
     # A different rule, changed from a page that had not caught up yet, still applies.
     services.change_setting(ruled_match, "out_score", -10, was=0, by="Ben")

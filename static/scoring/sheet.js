@@ -275,6 +275,12 @@
     if (cell) field('text').textContent = cell.dataset.pending ? cell.dataset.pending + ' (waiting to be sent)' : cell.dataset.text
   }
 
+  // Digits too many for a JavaScript number go as typed: the server's refusal then names
+  // the number typed, not a rounded one.
+  function typed (digits) {
+    return Number.isSafeInteger(+digits) ? +digits : digits
+  }
+
   function picked () {
     return Array.from(editor.querySelectorAll('.tile[aria-pressed="true"]:not([hidden])'), function (tile) {
       return tile.dataset.tile.split('-').map(Number)
@@ -380,8 +386,8 @@
         field('error').textContent = 'Type the pips left in hand as a whole number, 0 or more.'
         return
       }
-      var count = { kind: 'count', pips: +pips, doubles: +doubles, double_blank: form.double_blank.checked }
-      if (+blanks) count.blanks = +blanks
+      var count = { kind: 'count', pips: typed(pips), doubles: typed(doubles), double_blank: form.double_blank.checked }
+      if (+blanks) count.blanks = typed(blanks)
       save(count)
     })
 

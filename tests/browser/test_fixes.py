@@ -35,6 +35,11 @@ def test_a_count_too_large_keeps_the_editor_open_with_the_refusal(asgi_server, p
     join(ben, link, "Ben")
     cell(ana, 1, 0).click()
     editor = ana.locator("#editor")
+    editor.get_by_label("Pips left in hand").fill("99999999999999999999")  # past 2**53
+    editor.get_by_role("button", name="Save count").click()
+    expect(editor.locator("[data-field='error']")).to_have_text(
+        "Pips of 99999999999999999999 is far more than any hand holds."
+    )
     editor.get_by_label("Pips left in hand").fill("99999")
     editor.get_by_role("button", name="Save count").click()
     expect(editor.locator("[data-field='error']")).to_have_text(

@@ -251,8 +251,11 @@
     var held = (value.tiles || []).map(function (t) { return t[0] + '-' + t[1] })
     var engine = cell.dataset.double + '-' + cell.dataset.double
     editor.querySelectorAll('.tile').forEach(function (tile) {
-      tile.hidden = tile.dataset.tile === engine // the round's double is in the hub
-      tile.setAttribute('aria-pressed', String(held.indexOf(tile.dataset.tile) >= 0))
+      var holds = held.indexOf(tile.dataset.tile) >= 0
+      // The round's double is in the hub, unless the hand holds it (entered before the
+      // rounds changed): then it shows, pressed, so a save never drops it unseen.
+      tile.hidden = tile.dataset.tile === engine && !holds
+      tile.setAttribute('aria-pressed', String(holds))
     })
     editor.querySelector('.picker').open = value.kind === 'tiles'
     document.getElementById('cell-history').textContent = ''

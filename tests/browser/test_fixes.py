@@ -79,6 +79,34 @@ def test_tiles_refused_in_the_picker_are_said_beside_save_tiles_and_once(asgi_se
     )  # what was tapped is still there to correct
 
 
+def test_a_hand_holding_the_rounds_new_double_keeps_it_in_the_editor(asgi_server, phone):
+    """Ben held the 3-3 in round 3 (of the 10-10); with six rounds to play, round 3 starts
+    from the 3-3. His hand still shows it, pressed, so saving never drops it unseen: the
+    save is refused, saying why, and the cell keeps both tiles until he takes one back."""
+    ben = phone().new_page()
+    create_match(ben, asgi_server.url, ["Ben", "Ana"])
+    pick_tiles(ben, 3, 0, ["6-1", "3-3"])
+    expect(cell(ben, 3, 0).locator(".score")).to_have_text("13")
+    ben.get_by_text("House rules").click()
+    ben.get_by_label("Rounds to play").select_option("6")
+    expect(ben.get_by_label("Rounds to play")).to_have_value("6")
+
+    cell(ben, 3, 0).click()
+    editor = ben.locator("#editor")
+    held = editor.get_by_role("button", name="3-3", exact=True)
+    expect(held).to_be_visible()
+    expect(held).to_have_attribute("aria-pressed", "true")
+    expect(editor.locator("[data-field='picked']")).to_have_text("2 tiles: 13 pips, 1 double.")
+    editor.get_by_role("button", name="Save tiles").click()
+    expect(editor.locator("[data-field='picker-error']")).to_have_text(
+        "The 3-3 is in the middle of the table this round: nobody holds it."
+    )
+    held.click()  # taken back on purpose: now the hand is saved without it
+    editor.get_by_role("button", name="Save tiles").click()
+    expect(editor).to_be_hidden()
+    expect(cell(ben, 3, 0).locator(".score")).to_have_text("7")
+
+
 # -- the table -----------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ back at a table: the claim waits until a member present approves it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -33,7 +33,9 @@ JOINED = "joined"  # a new member, or a member nobody's device was yet
 WAITING = "waiting"  # another device is this member: a member present must approve
 
 
-def create_crew(name: str, founder: str, device: str) -> tuple[Crew, Member]:
+def create_crew(
+    name: str, founder: str, device: str, *, known: Iterable[Player] = ()
+) -> tuple[Crew, Member]:
     """A crew with its first season and its founder as the first member, this device."""
     try:
         name = people.clean(name, CREW_NAME_LENGTH)
@@ -42,16 +44,24 @@ def create_crew(name: str, founder: str, device: str) -> tuple[Crew, Member]:
     with transaction.atomic():
         crew = Crew.objects.create(name=name)
         Season.objects.create(crew=crew, number=1)
-        member, _ = join(crew, founder, device)
+        member, _ = join(crew, founder, device, known=known)
     return crew, member
 
 
 def join(
-    crew: Crew, name: str, device: str, *, colour: str = "", emoji: str = ""
+    crew: Crew,
+    name: str,
+    device: str,
+    *,
+    colour: str = "",
+    emoji: str = "",
+    known: Iterable[Player] = (),
 ) -> tuple[Member, str]:
     """This device is ``name`` in the crew: a new member, a member whose name it is (a
     lookalike spelling is the same name), or a claim that waits for approval when another
-    device already is that member. A member who had left and comes back is back."""
+    device already is that member. A member who had left and comes back is back. A new
+    member is the player of that name this device already knows (``known``: its score
+    sheets' players), so one person's matches stay one person's."""
     try:
         name = people.clean(name, NAME_LENGTH)
     except people.BadName as error:
@@ -64,7 +74,7 @@ def join(
         if member is None:
             member = Member(
                 crew=crew,
-                player=Player.objects.create(name=name),
+                player=_known_player(crew, name, known) or Player.objects.create(name=name),
                 name_key=people.key(name),
                 colour=colour or free_colour(crew),
                 emoji=emoji,
@@ -87,6 +97,15 @@ def join(
         member.save(update_fields=["claimed_by", "claimed_at"])
         _changed(crew)
         return member, WAITING
+
+
+def _known_player(crew: Crew, name: str, known: Iterable[Player]) -> Player | None:
+    """The player of this name among ``known``, unless the crew has them already."""
+    key = people.key(name)
+    player = next((p for p in known if people.key(p.name) == key), None)
+    if player is None or crew.members.filter(player=player).exists():
+        return None
+    return player
 
 
 def free_colour(crew: Crew) -> str:

@@ -29,14 +29,16 @@ def new_crew(request: HttpRequest) -> HttpResponse:
     form = CrewForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            crew, _ = services.create_crew(
+            crew, member = services.create_crew(
                 form.cleaned_data["name"],
                 form.cleaned_data["founder"],
                 sessions.device(request.session),
+                known=sheet_sessions.remembered_players(request.session),
             )
         except Refused as refusal:
             form.add_error(None, str(refusal))
         else:
+            sheet_sessions.remember_players(request.session, [member.player])
             return redirect("crews:crew", code=crew.code)
     return render(request, "crews/new.html", {"form": form})
 
@@ -85,12 +87,19 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     else:
         return _join_page(request, found, form, status=400)
     try:
-        member, status = services.join(found, name, sessions.device(request.session), **looks)
+        member, status = services.join(
+            found,
+            name,
+            sessions.device(request.session),
+            known=sheet_sessions.remembered_players(request.session),
+            **looks,
+        )
     except Refused as refusal:
         form.add_error(None, str(refusal))
         return _join_page(request, found, form, status=400)
     if status == services.WAITING:
         return _join_page(request, found, _join_form(found), waiting=member)
+    sheet_sessions.remember_players(request.session, [member.player])
     return redirect("crews:crew", code=code)
 
 

@@ -212,3 +212,21 @@ def test_an_earlier_season_stays_readable_on_the_crew_page(
     earlier = ana.get(f"{url}?season=1").content.decode()
     assert "Standings · Season 1" in earlier and "<td>7.0</td>" in earlier
     assert f'ws-connect="/ws/crew/{crew.code}/?season=1"' in earlier  # pushed that season
+
+
+def test_a_device_is_one_player_in_its_sheets_and_its_crew(client):
+    """A phone that kept a sheet as Ana, then starts a crew as Ana, is one player: the sheet
+    filed for the crew later counts for the same person. A sheet started after joining a
+    crew reuses the crew's player the same way."""
+    sheet = filled(MatchForm.initial_for("standard", 12))
+    client.post(reverse("scoring:new"), {**sheet, "player_1": "Ana", "player_2": "Ben"})
+    sheet_ana = Match.objects.get().seats.get(position=0).player
+    client.post(reverse("crews:new"), {"name": "Thursday dominoes", "founder": "Ana"})
+    crew = Crew.objects.get()
+    assert crew.members.get().player == sheet_ana
+
+    cara = client.__class__()
+    cara.post(reverse("crews:join", args=[crew.code]), {"name": "Cara"})
+    cara.post(reverse("scoring:new"), {**sheet, "player_1": "Cara", "player_2": "Dev"})
+    newest = Match.objects.latest("pk")
+    assert newest.seats.get(position=0).player == crew.members.get(player__name="Cara").player

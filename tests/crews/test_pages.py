@@ -79,6 +79,10 @@ def test_joining_as_a_new_member_and_picking_a_member_already_taken(crew, client
     assert "Ask somebody in the crew to approve" in page.content.decode()
     ben_page = ben.get(reverse("crews:crew", args=[crew.code])).content.decode()
     assert "Another device says it is <strong>Ana</strong>" in ben_page
+    assert "Let it be Ana</button>" in ben_page
+    ana_page = client.get(reverse("crews:crew", args=[crew.code])).content.decode()
+    assert "makes this phone nobody in the crew" in ana_page  # Ana's own phone is told
+    assert "Let it be Ana there, not here</button>" in ana_page
 
 
 def test_friends_joining_together_from_the_same_offer_get_different_colours(crew, client):

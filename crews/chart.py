@@ -29,7 +29,6 @@ LEGEND_NAME = 16  # characters of a name the legend shows; its tooltip has all o
 LABEL_ROOM = 56  # the least room a date label takes along the x axis
 FALLBACK_COLOUR = "#6b7280"  # for a player with no colour of their own (a guest)
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-NOTHING_YET = "No finished game nights yet"
 Y_TITLE = "Points a round (lower is better)"
 
 Scale = Callable[[float], float]  # a figure to the drawing's units along one axis
@@ -43,9 +42,8 @@ def nights_svg(
     ``colours`` and ``names`` are by person (the scoring Player's id): the crew's members.
     People in the order of ``names`` come first in the legend, anyone else (a guest) after,
     in the order they first played. A person who missed a night has no dot on it and their
-    line goes straight on to their next night."""
-    if not nights:
-        return _empty()
+    line goes straight on to their next night. Before the first night the page says so in
+    words instead (templates/crews/partials/live.html)."""
     people = _people(nights, names)
     label = {p: names.get(p) or _first_line(nights, p).name for p in people}
     plot_width = WIDTH - LEFT - RIGHT
@@ -81,17 +79,6 @@ def nights_svg(
     parts += _legend(people, label, colours, TOP + PLOT_HEIGHT + X_LABELS)
     parts.append("</svg>")
     return "\n".join(parts)
-
-
-def _empty() -> str:
-    """A short sentence in place of the chart, so the page keeps its shape before any
-    match is finished."""
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} 60" width="100%" '
-        f'role="img" aria-label="{NOTHING_YET}" class="nights-chart" font-size="14" '
-        'fill="currentColor">'
-        f'<text x="{WIDTH / 2:g}" y="34" text-anchor="middle">{NOTHING_YET}</text></svg>'
-    )
 
 
 def _people(nights: Sequence[Night], names: Mapping[int, str]) -> list[int]:

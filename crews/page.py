@@ -36,6 +36,6 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
         "ratings": sorted(ratings.values(), key=lambda r: -r.ordinal),
         "head_to_head": head_to_head(season_results),
         "nights": nights,
-        "chart": mark_safe(nights_svg(nights, colours, names)),  # noqa: S308 - escaped in chart
+        "chart": mark_safe(nights_svg(nights, colours, names)) if nights else "",  # noqa: S308 - escaped in chart
         "matches": [(f, by_match[f.match_id]) for f in filed],
     }

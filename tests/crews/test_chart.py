@@ -4,7 +4,7 @@ names that cannot break out of it, and something sensible before there are two n
 import datetime
 import xml.etree.ElementTree as ET
 
-from crews.chart import FALLBACK_COLOUR, NOTHING_YET, nights_svg
+from crews.chart import FALLBACK_COLOUR, nights_svg
 from crews.standings import Night, NightLine
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -125,13 +125,6 @@ def test_a_guest_without_a_name_or_colour_is_drawn_under_their_own_name():
     root = parsed(nights_svg([*NIGHTS, guest], COLOURS, NAMES))
     assert "Guest 7" in [t.text for t in root.iter(f"{SVG}text")]
     assert {c.get("fill") for c in people(root)[7].iter(f"{SVG}circle")} == {FALLBACK_COLOUR}
-
-
-def test_no_night_yet_says_so():
-    root = parsed(nights_svg([], COLOURS, NAMES))
-    assert [t.text for t in root.iter(f"{SVG}text")] == [NOTHING_YET]
-    assert root.get("role") == "img" and root.get("aria-label") == NOTHING_YET
-    assert not list(root.iter(f"{SVG}polyline")) and not list(root.iter(f"{SVG}circle"))
 
 
 def test_one_night_draws_dots_and_no_lines():

@@ -57,6 +57,8 @@ def test_making_a_crew_makes_its_founder_a_member_of_it(client):
     crew = Crew.objects.get()
     assert response.redirect_chain[-1][0] == reverse("crews:crew", args=[crew.code])
     assert "You are" in response.content.decode() and crew.members.get().name == "Ana"
+    assert "No finished game night yet" in response.content.decode()  # words, not a chart
+    assert "<svg" not in response.content.decode().split("Game nights")[1].split("</section>")[0]
 
 
 def test_a_device_that_is_not_a_member_is_asked_who_it_is(crew, django_user_model, client):

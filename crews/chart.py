@@ -1,9 +1,9 @@
 """The game-night chart of a crew's page, drawn on the server as an SVG.
 
-Drawn here rather than by a script in the browser so the page shows it at once, on any
-phone, with no chart library to ship: one line per person through their points a round on
-each game night, in the colour they picked. Everything in it is numbers worked out here and
-names escaped here, so the caller can mark the string safe.
+Drawn on the server rather than by a script in the browser so the page shows it at once, on
+any phone, with no chart library to ship: one line per person through their points a round
+on each game night, in the colour they picked. The geometry is worked out here; the drawing
+is a template (crews/partials/nights_chart.svg), which escapes the names.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from django.utils.html import escape
+from django.template.loader import render_to_string
 
 from .standings import Night, NightLine
 
@@ -66,19 +66,26 @@ def nights_svg(
         f"{Y_TITLE} on each game night: {len(nights)} "
         f"night{'s' if len(nights) != 1 else ''}, {span}; " + ", ".join(label[p] for p in people)
     )
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="100%" role="img" aria-label="{escape(summary)}" class="nights-chart" '
-        'font-size="13" fill="currentColor">',
-        f"<title>{escape(summary)}</title>",
-    ]
-    parts += _y_axis(top, step, y)
-    parts += _x_axis(nights, x, multi_year)
-    for person in people:
-        parts += _person_line(nights, person, label[person], _colour(colours.get(person)), x, y)
-    parts += _legend(people, label, colours, TOP + PLOT_HEIGHT + X_LABELS)
-    parts.append("</svg>")
-    return "\n".join(parts)
+    middle = TOP + PLOT_HEIGHT / 2
+    context = {
+        "width": WIDTH,
+        "height": height,
+        "summary": summary,
+        "grid": _y_axis(top, step, y),
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "label_x": LEFT - 6,
+        "y_title": Y_TITLE,
+        "y_title_middle": f"{middle:g}",
+        "dates": _x_axis(nights, x, multi_year),
+        "date_baseline": TOP + PLOT_HEIGHT + 20,
+        "people": [
+            _person_line(nights, person, label[person], _colour(colours.get(person)), x, y)
+            for person in people
+        ],
+        "legend": _legend(people, label, colours, TOP + PLOT_HEIGHT + X_LABELS),
+    }
+    return render_to_string("crews/partials/nights_chart.svg", context)
 
 
 def _people(nights: Sequence[Night], names: Mapping[int, str]) -> list[int]:
@@ -111,24 +118,10 @@ def _axis(highest: float) -> tuple[float, float]:
     return math.ceil(highest / step) * step, step
 
 
-def _y_axis(top: float, step: float, y: Scale) -> list[str]:
+def _y_axis(top: float, step: float, y: Scale) -> list[dict[str, str]]:
+    """A gridline a step, each with its number."""
     values = [k * step for k in range(round(top / step) + 1)]
-    parts = ['<g class="y-grid" stroke="currentColor" stroke-opacity="0.2">']
-    for value in values:
-        parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
-        )
-    parts.append("</g>")
-    parts.append('<g class="y-labels" text-anchor="end">')
-    for value in values:
-        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}">{value:g}</text>')
-    parts.append("</g>")
-    middle = TOP + PLOT_HEIGHT / 2
-    parts.append(
-        f'<text class="y-title" x="14" y="{middle:g}" text-anchor="middle" '
-        f'transform="rotate(-90 14 {middle:g})">{Y_TITLE}</text>'
-    )
-    return parts
+    return [{"y": f"{y(v):.1f}", "label_y": f"{y(v) + 4:.1f}", "value": f"{v:g}"} for v in values]
 
 
 def _date(day: datetime.date, with_year: bool) -> str:
@@ -136,24 +129,20 @@ def _date(day: datetime.date, with_year: bool) -> str:
     return f"{day.day} {day:%b}" + (f" {day.year}" if with_year else "")
 
 
-def _x_axis(nights: Sequence[Night], x: Scale, multi_year: bool) -> list[str]:
+def _x_axis(nights: Sequence[Night], x: Scale, multi_year: bool) -> list[dict[str, str]]:
     """A date under each night, or under every few when there are too many to read."""
     room = LABEL_ROOM * (1.4 if multi_year else 1)
     every = max(1, math.ceil(len(nights) * room / (WIDTH - LEFT - RIGHT)))
-    baseline = TOP + PLOT_HEIGHT + 20
-    parts = ['<g class="x-labels" text-anchor="middle">']
-    for index, night in enumerate(nights):
-        if index % every == 0:
-            parts.append(
-                f'<text x="{x(index):.1f}" y="{baseline}">{_date(night.date, multi_year)}</text>'
-            )
-    parts.append("</g>")
-    return parts
+    return [
+        {"x": f"{x(index):.1f}", "text": _date(night.date, multi_year)}
+        for index, night in enumerate(nights)
+        if index % every == 0
+    ]
 
 
 def _person_line(
     nights: Sequence[Night], person: int, name: str, colour: str, x: Scale, y: Scale
-) -> list[str]:
+) -> dict:
     """A person's polyline (when they played two nights or more) and a dot a night, each
     dot with a tooltip of its figures."""
     points = [
@@ -161,45 +150,44 @@ def _person_line(
         for index, night in enumerate(nights)
         if (line := night.line(person)) is not None
     ]
-    shown = escape(name)
-    parts = [f'<g class="person" data-person="{person}">']
-    if len(points) >= 2:
-        coordinates = " ".join(f"{x(i):.1f},{y(line.points_a_round):.1f}" for i, _, line in points)
-        parts.append(
-            f'<polyline points="{coordinates}" fill="none" stroke="{colour}" '
-            f'stroke-width="2.5" stroke-linejoin="round"><title>{shown}</title></polyline>'
-        )
+    dots = []
     for index, night, line in points:
         wins = f"{line.wins:g} win{'' if line.wins == 1 else 's'}"
         matches = f"{line.matches} match{'' if line.matches == 1 else 'es'}"
         best = " (the night's winner)" if person in night.winners else ""
         tip = (
-            f"{shown}, {_date(night.date, True)}: {line.points_a_round:.1f} points a round, "
+            f"{name}, {_date(night.date, True)}: {line.points_a_round:.1f} points a round, "
             f"{wins} in {matches}{best}"
         )
-        parts.append(
-            f'<circle cx="{x(index):.1f}" cy="{y(line.points_a_round):.1f}" r="5" '
-            f'fill="{colour}" stroke="white" stroke-width="1.5"><title>{tip}</title></circle>'
-        )
-    parts.append("</g>")
-    return parts
+        dots.append({"x": f"{x(index):.1f}", "y": f"{y(line.points_a_round):.1f}", "tip": tip})
+    coordinates = " ".join(f"{x(i):.1f},{y(line.points_a_round):.1f}" for i, _, line in points)
+    return {
+        "person": person,
+        "name": name,
+        "colour": colour,
+        "line": coordinates if len(points) >= 2 else "",
+        "dots": dots,
+    }
 
 
 def _legend(
     people: Sequence[int], label: Mapping[int, str], colours: Mapping[int, str], top: float
-) -> list[str]:
+) -> list[dict[str, str]]:
     column = (WIDTH - LEFT - RIGHT) / LEGEND_COLUMNS
-    parts = ['<g class="legend">']
+    keys = []
     for index, person in enumerate(people):
         row, col = divmod(index, LEGEND_COLUMNS)
         left, middle = LEFT + col * column, top + row * LEGEND_ROW + 8
         name = label[person]
-        short = name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
-        parts.append(
-            f"<g><title>{escape(name)}</title>"
-            f'<rect x="{left:.1f}" y="{middle - 6:.1f}" width="12" height="12" rx="2" '
-            f'fill="{_colour(colours.get(person))}"/>'
-            f'<text x="{left + 18:.1f}" y="{middle + 4:.1f}">{escape(short)}</text></g>'
+        keys.append(
+            {
+                "name": name,
+                "short": name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…",
+                "colour": _colour(colours.get(person)),
+                "x": f"{left:.1f}",
+                "y": f"{middle - 6:.1f}",
+                "text_x": f"{left + 18:.1f}",
+                "text_y": f"{middle + 4:.1f}",
+            }
         )
-    parts.append("</g>")
-    return parts
+    return keys

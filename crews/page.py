@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.safestring import mark_safe
-
 from .chart import nights_svg
 from .models import Crew, CrewMatch, Member, Season
 from .results import results
@@ -36,6 +34,6 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
         "ratings": sorted(ratings.values(), key=lambda r: -r.ordinal),
         "head_to_head": head_to_head(season_results),
         "nights": nights,
-        "chart": mark_safe(nights_svg(nights, colours, names)) if nights else "",  # noqa: S308 - escaped in chart
+        "chart": nights_svg(nights, colours, names) if nights else "",
         "matches": [(f, by_match[f.match_id]) for f in filed],
     }

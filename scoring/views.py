@@ -10,16 +10,15 @@ from __future__ import annotations
 import csv
 import hashlib
 
-import segno
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from common.csv_cells import csv_cell
+from common.links import link_with_qr
 from games.engine.rules import PRESET_DESCRIPTIONS
 from games.engine.tiles import SUPPORTED_SETS, full_set
 
@@ -248,9 +247,6 @@ def _join_page(request: HttpRequest, match: Match, form: JoinForm) -> HttpRespon
 
 def _invite(request: HttpRequest, match: Match) -> dict:
     """The join link and the TV link, with the join link as a QR code drawn on the server."""
-    join_url = request.build_absolute_uri(reverse("scoring:sheet", args=[match.code]))
+    join = link_with_qr(request.build_absolute_uri(reverse("scoring:sheet", args=[match.code])))
     viewer_url = request.build_absolute_uri(reverse("scoring:viewer", args=[match.viewer_code]))
-    qr = segno.make(join_url, error="m").svg_inline(
-        border=2, dark="#000", light="#fff", omitsize=True
-    )
-    return {"join_url": join_url, "viewer_url": viewer_url, "qr": mark_safe(qr)}  # noqa: S308
+    return {"join_url": join["url"], "viewer_url": viewer_url, "qr": join["qr"]}

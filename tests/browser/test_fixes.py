@@ -107,6 +107,24 @@ def test_a_hand_holding_the_rounds_new_double_keeps_it_in_the_editor(asgi_server
     expect(cell(ben, 3, 0).locator(".score")).to_have_text("7")
 
 
+def test_the_tv_page_shows_its_headers_whole_and_its_chart_at_reading_size(
+    asgi_server, phone, browser
+):
+    """The read-only sheet on a wide screen sets its headers larger: the round column's
+    word is not cut to "Ro…", and the chart stops growing with the screen."""
+    ana = phone().new_page()
+    create_match(ana, asgi_server.url, ["Ana", "Ben"])
+    cell(ana, 1, 0).click()
+    ana.locator("#editor").get_by_label("Pips left in hand").fill("12")
+    ana.locator("#editor").get_by_role("button", name="Save count").click()
+    tv = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    tv.goto(ana.locator("a.link[href*='/w/']").get_attribute("href"))
+    header = tv.locator("#sheet thead .round-col")
+    expect(header).to_have_text("Round")
+    assert header.evaluate("th => th.scrollWidth <= th.clientWidth")
+    assert tv.locator("#chart svg").bounding_box()["width"] <= 40 * 16
+
+
 # -- the table -----------------------------------------------------------------------------
 
 

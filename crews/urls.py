@@ -16,6 +16,7 @@ urlpatterns = [
     path("c/<str:code>/leave/", views.leave, name="leave"),
     path("c/<str:code>/season/", views.new_season, name="new-season"),
     path("c/<str:code>/sheet/", views.new_sheet, name="new-sheet"),
+    path("c/<str:code>/sheets/<str:match_code>/", views.open_sheet, name="open-sheet"),
     path("c/<str:code>/file/", views.file_match, name="file"),
     path("c/<str:code>/crew.csv", views.export_csv, name="export-csv"),
 ]

@@ -141,6 +141,23 @@ def new_season(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("crews:crew", code=code)
 
 
+@never_cache
+@require_GET
+def open_sheet(request: HttpRequest, code: str, match_code: str) -> HttpResponse:
+    """A score sheet of the crew, opened from the crew page to enter counts: the crew knows
+    who this device is, so a member with a seat there is that seat at once, not asked again.
+    Anyone else gets the sheet's own question."""
+    found = get_object_or_404(Crew, code=code)
+    me = _member(request, found)
+    match = get_object_or_404(
+        Match, code=match_code, kind=Match.Kind.SHEET, crew_filing__crew=found
+    )
+    seat = match.seats.filter(player=me.player).first()
+    if seat is not None and sheet_sessions.joined(request.session, match.code) is None:
+        sheet_sessions.join(request.session, match.code, me.player.name, seat.position)
+    return redirect("scoring:sheet", code=match.code)
+
+
 @require_http_methods(["GET", "POST"])
 def new_sheet(request: HttpRequest, code: str) -> HttpResponse:
     """A score sheet counted for the crew: the score sheet's own form, members offered."""

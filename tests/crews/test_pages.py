@@ -152,6 +152,33 @@ def test_a_sheet_for_the_crew_from_its_page(crew, ana):
     assert response.status_code == 302 and CrewMatch.objects.get(match=match).crew == crew
 
 
+def test_a_member_opens_the_crews_sheet_in_play_as_their_own_seat(crew, ana):
+    """The crew page links a sheet being played to where counts are entered, and the crew
+    knows who the device is: Ben's phone opens it as Ben's seat, with no question; a member
+    without a seat there gets the sheet's own question; a finished sheet links read-only."""
+    ben = ana.__class__()
+    services.join(crew, "Ben", device_of(ben))
+    cara = ana.__class__()
+    services.join(crew, "Cara", device_of(cara))
+    sheet = filled(MatchForm.initial_for("standard", 12))
+    ana.post(
+        reverse("crews:new-sheet", args=[crew.code]),
+        {**sheet, "player_1": "Ana", "player_2": "Ben", "rounds": "1"},
+    )
+    match = Match.objects.get()
+    link = reverse("crews:open-sheet", args=[crew.code, match.code])
+    assert link in ben.get(reverse("crews:crew", args=[crew.code])).text
+    page = ben.get(link, follow=True).text
+    assert "You are <strong>Ben</strong>" in page and "Who are you?" not in page
+    assert "Who are you?" in cara.get(link, follow=True).text  # no seat of hers
+    assert ana.__class__().get(link).status_code == 404  # not a member: nothing of the crew
+    sheets.record_entry(match, 1, 0, EntryValue.out(), base_version=0, client_id=None, by="Ana")
+    sheets.record_entry(match, 1, 1, EntryValue.count(9), base_version=0, client_id=None, by="Ben")
+    crew_page = ben.get(reverse("crews:crew", args=[crew.code])).text
+    assert link not in crew_page
+    assert reverse("scoring:viewer", args=[match.viewer_code]) in crew_page
+
+
 def test_filing_a_match_by_its_link(crew, ana):
     match = sheets.create_match(["Anna", "Zoe"], Rules(rounds=1), by="Anna")
     url = reverse("crews:file", args=[crew.code])

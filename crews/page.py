@@ -21,17 +21,23 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
     colours = {m.player_id: m.colour for m in members}
     names = {m.player_id: m.name for m in members}
     nights = game_nights(season_results)
-    ratings = {r.player_id: r for r in season.ratings.select_related("player")}
+    ratings = season.ratings.select_related("player")
+    # A guest (a player of the crew's matches who is no member) plays in them and counts
+    # in the members' ratings, but is listed apart: a guest of one night does not lead the
+    # crew's standings, nor its ratings.
+    lines = standings(season_results)
     return {
         "crew": crew,
         "me": me,
         "season": season,
         "seasons": list(crew.seasons.order_by("-number")),
         "members": members,
+        "member_players": set(names),
         "claims": [m for m in members if m.claimed_by],
-        "standings": standings(season_results),
+        "standings": [line for line in lines if line.person in names],
+        "guests": [line for line in lines if line.person not in names],
         "bots": bot_standings(season_results),
-        "ratings": sorted(ratings.values(), key=lambda r: -r.ordinal),
+        "ratings": sorted((r for r in ratings if r.player_id in names), key=lambda r: -r.ordinal),
         "head_to_head": head_to_head(season_results),
         "nights": nights,
         "chart": nights_svg(nights, colours, names) if nights else "",

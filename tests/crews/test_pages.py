@@ -263,3 +263,20 @@ def test_a_device_is_one_player_in_its_sheets_and_its_crew(client):
     cara.post(reverse("scoring:new"), {**sheet, "player_1": "Cara", "player_2": "Dev"})
     newest = Match.objects.latest("pk")
     assert newest.seats.get(position=0).player == crew.members.get(player__name="Cara").player
+
+
+def test_a_guest_is_listed_apart_from_the_members(crew, ana, django_capture_on_commit_callbacks):
+    """Zed, a guest at one of the crew's sheets, wins it: the night says so, marked as a
+    guest, and Zed's line stands under Guests, not at the top of the members' standings,
+    nor in the crew's ratings."""
+    match = services.open_sheet(crew, ["Ana", "Zed"], Rules(rounds=1), by="Ana")
+    with django_capture_on_commit_callbacks(execute=True):
+        for seat, value in enumerate([EntryValue.count(7), EntryValue.out()]):
+            sheets.record_entry(match, 1, seat, value, base_version=0, client_id=None, by="Ana")
+    page = ana.get(reverse("crews:crew", args=[crew.code])).text
+    standings = page.split('id="standings-title"')[1].split("</table>")[0]
+    members, guests = standings.split(">Guests<")
+    assert ">Ana<" in members and ">Zed<" not in members and ">Zed<" in guests
+    ratings = page.split('id="ratings-title"')[1].split("</section>")[0]
+    assert "Ana" in ratings and "Zed" not in ratings
+    assert "won by Zed (guest)" in page

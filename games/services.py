@@ -105,6 +105,11 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
         _in_lobby(table)
         if any(people.key(s.name) == people.key(name) for s in seats):
             raise Refused(f"Somebody at this table is already called {name}: pick another name.")
+        if len(seats) + 1 >= table.seat_count and _host_awaited(table, seats):
+            raise Refused(
+                "The last free seat is kept for the host, who starts the next match: watch "
+                "for now, and ask the host for a seat once they are back."
+            )
         seat = TableSeat.objects.create(
             table=table, position=_free(table, seats, position), name=name
         )
@@ -569,6 +574,15 @@ def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
         again = TableSeat.objects.create(table=rematch, position=position, name=seat.name)
         _announce(rematch)
     return rematch, again
+
+
+def _host_awaited(table: Table, seats: list[TableSeat]) -> bool:
+    """Whether this is a rematch's lobby the host has not come back to yet: only the host
+    can start it, or make room at a full table, so the last seat waits for them."""
+    if table.rematch_of_id is None:
+        return False
+    host = TableSeat.objects.filter(table_id=table.rematch_of_id, position=0).first()
+    return host is not None and all(people.key(s.name) != people.key(host.name) for s in seats)
 
 
 def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:

@@ -272,6 +272,24 @@ def test_the_host_keeps_the_first_seat_and_a_player_whose_seat_was_taken_gets_a_
     assert seats(rematch) == [(0, "Ana", "human"), (1, "Ben", "human"), (2, "Cy", "human")]
 
 
+@pytest.mark.django_db
+def test_the_last_free_seat_waits_for_the_host_so_a_full_lobby_never_locks_them_out():
+    """Ben plays again, the bots sit down again: one seat is free, and the host is not back.
+    Somebody who was watching cannot take it (seat 1 or any), since only the host can start
+    the match or make room; once the host is back, a seat freed is anyone's."""
+    finished, tokens = finished_match(bots=("greedy", "random"), seat_count=4)
+    services.play_again(finished.code, tokens["Ben"])
+    rematch = Table.objects.get(rematch_of=finished)
+    for position in (0, None):
+        with pytest.raises(services.Refused, match="kept for the host"):
+            services.join(rematch.code, "Mallory", position)
+    assert len(seats(rematch)) == 3  # Ben and the bots: nobody took the host's place
+    _, ana = services.play_again(finished.code, tokens["Ana"])
+    assert ana.position == 0
+    services.remove_seat(rematch.code, rematch.host_token, 3)
+    assert services.join(rematch.code, "Mallory").position == 3
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_players_pressing_at_once_open_one_rematch():
     """On PostgreSQL, whose row lock this is about (the PostgreSQL pass runs it): SQLite's

@@ -46,6 +46,10 @@ def test_a_round_against_a_bot_is_reviewed_decision_by_decision(asgi_server, bro
         expect(ana.get_by_role("heading", name=f"Decision {number} of {marked}")).to_be_visible()
         expect(ana.get_by_text("The expert preferred")).to_be_visible()
         expect(ana.get_by_role("heading", name="Your hand")).to_be_visible()
+        hand = ana.locator(".coach-board .row").last.locator(".domino")
+        boxes = hand.evaluate_all("tiles => tiles.map(t => t.getBoundingClientRect().toJSON())")
+        assert len({box["top"] for box in boxes}) == 1  # the hand stands in a row
+        assert all(box["width"] >= 24 and box["height"] >= 48 for box in boxes)  # readable
         if number < marked:
             ana.get_by_role("link", name="Next decision").click()
     expect(ana.get_by_role("link", name="Next decision")).to_have_count(0)

@@ -473,7 +473,8 @@ def _builds_line(game: Game, view: SeatView) -> bool:
 
 
 def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
-    """The round just played, best first: who scored what, and the totals so far."""
+    """The round just played, best first: who scored what, and the totals so far; at the
+    match's end, by the totals, so the winners come first."""
     points = game.scores[-1] if game.scores else [0] * view.players
     totals = game.totals()
     rows = [
@@ -486,6 +487,8 @@ def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str
         }
         for seat in range(view.players)
     ]
+    if game.is_over:
+        return sorted(rows, key=lambda row: (row["total"], row["points"]))
     return sorted(rows, key=lambda row: (row["points"], row["total"]))
 
 

@@ -198,3 +198,31 @@ def test_the_lanes_and_hands_taken_again_from_the_version_before_are_what_is_dra
             table.refresh_from_db()
             moves += 1
     assert moves > 5
+
+
+def test_the_match_end_card_lists_the_players_by_their_totals():
+    """A round's card lists the round's best first; the match's last card, its winners
+    first. The deal of seed 5 ends two rounds with Ana best in the last round (0 points)
+    and the random bot best overall (4 in all, against Ana's 8)."""
+    table, ana = services.create_table(Rules(highest_double=6, rounds=2), 3, "Ana")
+    services.add_bot(table.code, table.host_token, "greedy")
+    services.add_bot(table.code, table.host_token, "random")
+    models.Table.objects.filter(code=table.code).update(seed=5)
+    services.start(table.code, table.host_token)
+    models.TableSeat.objects.filter(pk=ana.pk).update(channel_name="watching")  # bots play
+    while (table := models.Table.objects.get(code=table.code)).status == "playing":
+        game = table.game()
+        if game.round.result is not None:
+            services.ready(table.code, ana.token)
+        elif game.round.turn == 0:
+            services.act(table.code, ana.token, parse(first_legal_move(table, ana.token)))
+        else:
+            services.play_bot_turn(table.code)
+    html = json.loads(screens.view_message(table.code, screens.Viewer(ana.pk))[0])["html"]
+    card = html.split('class="results"')[1].split("</table>")[0]
+    rows = re.findall(r'<th scope="row">([^<(]+).*?<td>(-?\d+)</td><td>(-?\d+)</td>', card)
+    assert [(name.strip(), int(points), int(total)) for name, points, total in rows] == [
+        ("Random bot 1", 4, 4),
+        ("Ana", 0, 8),
+        ("Greedy bot 1", 7, 26),
+    ]

@@ -78,7 +78,11 @@
 
   function send (message) {
     if (!socket || socket.readyState !== window.WebSocket.OPEN) {
-      toast('Not connected to the table just now: try again in a moment.')
+      // Stopped for good (the seat is open on another screen, say): the banner says why
+      // and how to go on; trying again in a moment would never help.
+      toast(stopped
+        ? document.getElementById('table-banner').firstChild.textContent
+        : 'Not connected to the table just now: try again in a moment.', stopped)
       return false
     }
     socket.send(JSON.stringify(message))

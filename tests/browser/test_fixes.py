@@ -259,3 +259,20 @@ def test_four_players_trains_fit_a_laptop_and_a_phone_shows_the_hand_and_the_hin
         apart = shown["y"] + shown["height"] <= box["y"] or box["y"] + box["height"] <= shown["y"]
         assert apart, f"the hint covers {covered}"
     laptop.close()
+
+
+def test_a_screen_whose_seat_went_to_another_says_so_when_tapped(asgi_server, phone, server_db):
+    """Ana's seat opens in a second tab: the first stops for good and says why. A move
+    tried there says the same again, not "try again in a moment", which would never help."""
+    context = phone()
+    ana = context.new_page()
+    open_table_with_bots(ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
+    expect(ana.locator("#table-dock[data-build-line]")).to_have_class(re.compile("dock--mine"))
+    context.new_page().goto(ana.url)
+    replaced = "This seat is now open on another screen, so this one has stopped."
+    expect(ana.locator("#table-banner")).to_contain_text(replaced)
+    ana.locator(".tile--hand.tile--playable:not([hidden])").first.click()
+    ana.locator(".slot--lit").first.click()
+    ana.get_by_role("button", name="Done", exact=True).click()  # the line goes: refused here
+    expect(ana.locator("#table-toasts")).to_contain_text(replaced)
+    expect(ana.locator("#table-toasts")).not_to_contain_text("try again in a moment")

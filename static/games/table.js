@@ -32,6 +32,7 @@
   var lastHeard = 0
   var probeTimer = null
   var finalReason = ''
+  var stoppedBecause = '' // what the banner says once the socket closed for good
   var stopped = false
   var picked = null // the picked hand tile, as "low-high"
   var line = null // the first-turn line being built: {train, open, plays: [{tile, train, end}]}
@@ -66,7 +67,8 @@
   function closed (code) {
     if (code >= 4000 && code < 5000) { // final: say why and stay stopped
       stopped = true
-      banner(finalReason || FINAL[code] || 'The table closed this connection.', code === 4409)
+      stoppedBecause = finalReason || FINAL[code] || 'The table closed this connection.'
+      banner(stoppedBecause, code === 4409)
       return
     }
     attempts += 1
@@ -80,9 +82,8 @@
     if (!socket || socket.readyState !== window.WebSocket.OPEN) {
       // Stopped for good (the seat is open on another screen, say): the banner says why
       // and how to go on; trying again in a moment would never help.
-      toast(stopped
-        ? document.getElementById('table-banner').firstChild.textContent
-        : 'Not connected to the table just now: try again in a moment.', stopped)
+      toast(stoppedBecause || 'Not connected to the table just now: try again in a moment.',
+        !!stoppedBecause)
       return false
     }
     socket.send(JSON.stringify(message))

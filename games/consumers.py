@@ -7,8 +7,11 @@ the table's group as ``table.changed``; every socket then sends its own seat the
 view (games.screens), so a socket that missed a message heals with the next one.
 
 The work a table does on its own (bots taking their turns, the countdown to the next
-round) runs as asyncio tasks of the process that noticed it was due, through the same
-services: two processes that both start a table's bots still play each turn once.
+round) runs as asyncio tasks of each process whose sockets hear that it is due: every
+announcement of a committed change says what it leaves due, whoever made the change (a
+socket, a page, the admin, a shell). The tasks act through the same services, under the
+table's lock and at the version they read, so two processes that both start a table's
+bots still play each turn once.
 """
 
 from __future__ import annotations
@@ -152,17 +155,22 @@ class TableConsumer(GuardedConsumer):
         except services.Refused as refused:
             await self.refuse("refused", str(refused))
             return
-        after(self.code, outcome)
+        after(self.code, outcome)  # at once, without waiting for the announcement
 
     # -- what the table's group sends --------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """A committed change: send this seat the view, unless it has sent one as new (the
-        group's messages can arrive out of order). A message from a service carries the
-        table as committed; any other (an admin's, a shell's) has the view read afresh."""
+        group's messages can arrive out of order), and start what the change left due. A
+        message from a service carries the table as committed and what is due; any other
+        (an admin's, a shell's) has both read afresh."""
         revision = event.get("revision")
         if revision is None or revision > self.shown:
             await self.push(shown=event.get("table"))
+        if "due" in event:
+            after(self.code, services.Outcome(**event["due"]))
+        elif "table" not in event:
+            after(self.code, await read(services.due)(self.code))
 
     async def table_moved(self, event: dict[str, Any]) -> None:
         """The finished match is being played again at a new table: the page goes there
@@ -219,22 +227,31 @@ class TableConsumer(GuardedConsumer):
 
 bot_loops: dict[str, asyncio.Task] = {}  # by table code: one loop a table and process
 countdowns: dict[str, asyncio.Task] = {}
+# Tables whose bots were called for while their loop was already running: the loop looks
+# again before it ends, so a call that came during its last read is not lost.
+bots_called: set[str] = set()
 
 
 def after(code: str, outcome: services.Outcome | None) -> None:
-    """Start whatever a committed change leaves due: bots, or the next round's countdown."""
+    """Start whatever a committed change leaves due: bots, or the next round's countdown.
+    Every socket of the table calls it on each announcement; a table's work runs once a
+    process all the same."""
     if outcome is None:
         return
     if outcome.bot_next:
-        _start(bot_loops, code, _bot_loop(code))
+        running = bot_loops.get(code)
+        if running is not None and not running.done():
+            bots_called.add(code)
+        else:
+            _start(bot_loops, code, _bot_loop(code))
     if outcome.next_round_in is not None:
         _count_down(code, outcome.next_round_in)
 
 
 def _count_down(code: str, seconds: float) -> None:
-    running = countdowns.get(code)
+    running = countdowns.pop(code, None)
     if running is not None and running is not asyncio.current_task():
-        running.cancel()  # a newer round end sets the time
+        running.cancel()  # the newest announcement sets the time
     _start(countdowns, code, _countdown(code, max(0.0, seconds)))
 
 
@@ -258,9 +275,12 @@ async def _bot_loop(code: str) -> None:
     process and holds no lock; it counts within the pause that lets people follow."""
     loop = asyncio.get_running_loop()
     while True:
+        bots_called.discard(code)
         began = loop.time()
         turn = await read(services.bot_turn)(code)
         if turn is None:
+            if code in bots_called:
+                continue
             return
         # Plain data to a process without Django: the turn's own decide() would import it.
         try:
@@ -276,7 +296,7 @@ async def _bot_loop(code: str) -> None:
         outcome = await write(services.make_bot_move)(code, turn, action)
         if outcome.next_round_in is not None:
             _count_down(code, outcome.next_round_in)
-        if not outcome.bot_next:
+        if not outcome.bot_next and code not in bots_called:
             return
 
 

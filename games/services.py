@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from hmac import compare_digest
 
@@ -76,6 +76,16 @@ def _outcome(table: Table, game: Game | None, seats: Iterable[TableSeat]) -> Out
         bot_next=_bot_on_turn(game, seats),
         next_round_in=None if due is None else (due - timezone.now()).total_seconds(),
     )
+
+
+def due(code: str) -> Outcome | None:
+    """What the table waits for now, read without the lock: for an announcement that does
+    not say (a shell's, the admin's plain ``table.changed``)."""
+    found = seated(code)
+    if found is None or found[0].status != Table.Status.PLAYING:
+        return None
+    table, seats = found
+    return _outcome(table, table.game(), seats)
 
 
 # -- the lobby ----------------------------------------------------------------------------
@@ -308,9 +318,10 @@ def start_next_round_if_due(code: str) -> Outcome | None:
     with transaction.atomic():
         table, seats = _locked(code)
         game = table.game()
-        due = table.next_round_at is not None and table.next_round_at <= timezone.now()
-        if game is None or game.is_over or game.round.result is None or not due:
+        if game is None or game.is_over or game.round.result is None:
             return None
+        if table.next_round_at is None or table.next_round_at > timezone.now():
+            return _outcome(table, game, seats)  # not yet (a countdown woke early): wait again
         return _deal_next(table, seats, game)
 
 
@@ -644,21 +655,30 @@ def _commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game)
     table.move_count += len(lines)
     code, version = table.code, table.version
     transaction.on_commit(lambda: keep_game(code, version, game))
-    _announce(table, seats, MOVED)
+    _announce(table, seats, MOVED, game=game)
 
 
 def _announce(
-    table: Table, seats: list[TableSeat] | None = None, fields: list[str] | None = None
+    table: Table,
+    seats: list[TableSeat] | None = None,
+    fields: list[str] | None = None,
+    *,
+    game: Game | None = None,
 ) -> None:
     """Save the table's new revision (with ``fields``) and, once the transaction commits,
     tell every socket of the table: each then sends its own seat the view. With the
     ``seats`` as committed, the message carries what the screens show of the table
-    (``screens.snapshot``): a busy table's sockets then draw each move without a read."""
+    (``screens.snapshot``): a busy table's sockets then draw each move without a read.
+    It also says what the change leaves due (a bot's turn, the next round's countdown),
+    so that whoever made the change (a socket, a page, the admin, a shell) and on
+    whichever process, the sockets that hear it start that work (``consumers.after``)."""
     table.revision += 1
     table.save(update_fields=fields or ["revision", "updated_at"])
     message: dict = {"type": "table.changed", "revision": table.revision}
     if seats is not None:
         message["table"] = snapshot(table, seats)
+        if table.status == Table.Status.PLAYING:
+            message["due"] = asdict(_outcome(table, game or table.game(), seats))
     _tell_group(table.group_name, message)
 
 

@@ -52,6 +52,7 @@ async def stop_table_tasks(request, monkeypatch):
     await asyncio.gather(*tasks, return_exceptions=True)
     consumers.bot_loops.clear()
     consumers.countdowns.clear()
+    consumers.bots_called.clear()
     if request.node.get_closest_marker("django_db"):
         await database_sync_to_async(connections.close_all)()
 

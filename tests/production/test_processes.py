@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.contrib.sessions.backends.db import SessionStore
 
+from games import sessions
 from games.engine import replay
 from games.engine.rules import Rules
 from games.models import Move, Table
@@ -147,4 +152,69 @@ async def test_a_plain_group_send_from_outside_reaches_every_socket_on_both_proc
         view = await player.next_view(timeout=5)
         assert view["type"] == "view" and view["game"]["hand"]
     for player in players:
+        await player.close()
+
+
+def post_as_host(server: Daphne, code: str, host_token: str, path: str, data: dict) -> int:
+    """POST one of the host's controls to a daphne, as the host's browser would: with a
+    session that holds the host's token and a CSRF cookie and header."""
+    session = SessionStore()
+    sessions.remember_host(session, code, host_token)
+    session.save()
+    secret = "s" * 32  # a CSRF secret of the cookie's form, sent back as the header
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}{path}",
+        data=urllib.parse.urlencode(data).encode(),
+        headers={
+            "Cookie": f"sessionid={session.session_key}; csrftoken={secret}",
+            "X-CSRFToken": secret,
+            "Origin": f"http://127.0.0.1:{server.port}",
+        },
+    )
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as answer:
+        return answer.code
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+async def test_a_stand_in_put_in_from_a_page_on_another_process_plays_the_turn(two_servers):
+    """The host hands their own seat to a bot on their turn, through a page served by the
+    other process: the process whose sockets hear the announcement plays the turn."""
+    code, host_token, tokens = await database_sync_to_async(make_table)(
+        humans=("Ana", "Bea"), bots=(), rules=Rules(highest_double=9, rounds=1)
+    )
+    a, b = two_servers
+    ana, bea = SocketPlayer(a, code, tokens["Ana"]), SocketPlayer(a, code, tokens["Bea"])
+    for player in (ana, bea):
+        await player.connect()
+    view = await bea.next_view()
+    assert view["game"]["turn"] == 0, "Ana plays first"
+    await asyncio.sleep(0.5)  # the arrivals' views have gone out
+    while True:
+        try:
+            view = await bea.next_view(timeout=0.5)
+        except TimeoutError:
+            break
+    version = view["version"]
+
+    status = await database_sync_to_async(post_as_host)(
+        b, code, host_token, f"/t/{code}/stand-in/", {"position": "0", "level": "greedy"}
+    )
+    assert status == 302
+
+    while view["version"] == version:  # the stand-in's announcement, then the bot's move
+        view = await bea.next_view(timeout=10)
+    made = await database_sync_to_async(
+        lambda: [m.record for m in Move.objects.filter(table__code=code, version__gt=version)]
+    )()
+    actions = [line for line in made if line["type"] == "action"]
+    assert actions and all(line["seat"] == 0 for line in actions), made
+    for player in (ana, bea):
         await player.close()

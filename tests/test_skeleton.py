@@ -11,6 +11,7 @@ from channels.testing import HttpCommunicator
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
 
 from config import settings as project_settings
 from config import views
@@ -64,11 +65,22 @@ def test_home_page_describes_the_three_parts(client):
     assert response.status_code == 200
     html = response.content.decode()
     assert '<meta name="viewport"' in html
-    for heading in ("Play online", "Score sheet for real tiles", "Review past matches"):
+    for heading in ("Play online", "Score sheet for real tiles"):
         assert heading in html
     assert "/static/vendor/htmx.min.js" in html
     assert "/static/vendor/ws.js" in html
     assert not re.search(r"lorem|todo|placeholder|coming soon", html, re.IGNORECASE)
+
+
+def test_the_staff_review_is_a_footer_link_not_a_card(client):
+    """Players are not offered a card for something only staff can open: the review of past
+    matches is one link in the page's footer, saying it is for staff."""
+    html = client.get("/").content.decode()
+    assert "<h2>Review past matches</h2>" not in html
+    footer = re.search(r"<footer>(.*?)</footer>", html, re.DOTALL)
+    assert footer is not None
+    link = f'<a href="{reverse("admin:index")}">Staff: review past matches</a>'
+    assert link in footer.group(1)
 
 
 def test_home_page_links_only_to_pages_that_exist(client):

@@ -47,7 +47,8 @@ def nights_svg(
     people = _people(nights, names)
     label = {p: names.get(p) or _first_line(nights, p).name for p in people}
     plot_width = WIDTH - LEFT - RIGHT
-    top, step = _axis(max(line.points_a_round for night in nights for line in night.lines))
+    averages = [line.points_a_round for night in nights for line in night.lines]
+    bottom, top, step = _axis(min(averages), max(averages))
     legend_rows = math.ceil(len(people) / LEGEND_COLUMNS)
     height = TOP + PLOT_HEIGHT + X_LABELS + legend_rows * LEGEND_ROW + 8
 
@@ -57,7 +58,7 @@ def nights_svg(
         return LEFT + index * plot_width / (len(nights) - 1)
 
     def y(value: float) -> float:
-        return TOP + PLOT_HEIGHT * (1 - value / top)
+        return TOP + PLOT_HEIGHT * (top - value) / (top - bottom)
 
     multi_year = nights[0].date.year != nights[-1].date.year
     first, last = _date(nights[0].date, True), _date(nights[-1].date, True)
@@ -71,7 +72,7 @@ def nights_svg(
         "width": WIDTH,
         "height": height,
         "summary": summary,
-        "grid": _y_axis(top, step, y),
+        "grid": _y_axis(bottom, top, step, y),
         "left": LEFT,
         "right": WIDTH - RIGHT,
         "label_x": LEFT - 6,
@@ -108,19 +109,24 @@ def _colour(colour: str | None) -> str:
     return colour if colour and COLOUR.match(colour) else FALLBACK_COLOUR
 
 
-def _axis(highest: float) -> tuple[float, float]:
-    """The top of the y axis and the step of its gridlines: a round number at or above the
-    highest average, in at most four steps of 1, 2 or 5 x 10^k, numbers read at a glance."""
-    highest = max(highest, 1.0)
-    rough = highest / 4
-    magnitude = 10 ** math.floor(math.log10(rough))
-    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= rough)
-    return math.ceil(highest / step) * step, step
+def _axis(lowest: float, highest: float) -> tuple[float, float, float]:
+    """The bottom and top of the y axis and the step of its gridlines: round numbers at or
+    beyond the lowest and highest averages, in at most four steps of 1, 2 or 5 x 10^k,
+    numbers read at a glance. The axis starts at 0 unless an average is below it: with
+    "out scores -10" a night of going out averages under 0, and its dot stays in the plot."""
+    lowest = min(lowest, 0.0)
+    highest = max(highest, lowest + 1.0)
+    magnitude = 10 ** math.floor(math.log10((highest - lowest) / 4))
+    for step in (m * magnitude for m in (1, 2, 5, 10, 20, 50)):
+        bottom, top = math.floor(lowest / step) * step, math.ceil(highest / step) * step
+        if top - bottom <= 4 * step:
+            break
+    return bottom, top, step
 
 
-def _y_axis(top: float, step: float, y: Scale) -> list[dict[str, str]]:
+def _y_axis(bottom: float, top: float, step: float, y: Scale) -> list[dict[str, str]]:
     """A gridline a step, each with its number."""
-    values = [k * step for k in range(round(top / step) + 1)]
+    values = [bottom + k * step for k in range(round((top - bottom) / step) + 1)]
     return [{"y": f"{y(v):.1f}", "label_y": f"{y(v) + 4:.1f}", "value": f"{v:g}"} for v in values]
 
 

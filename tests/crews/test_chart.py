@@ -4,8 +4,15 @@ names that cannot break out of it, and something sensible before there are two n
 import datetime
 import xml.etree.ElementTree as ET
 
-from crews.chart import FALLBACK_COLOUR, nights_svg
+import pytest
+
+from crews import services as crews
+from crews.chart import FALLBACK_COLOUR, PLOT_HEIGHT, TOP, nights_svg
+from crews.page import crew_context
 from crews.standings import Night, NightLine
+from games.engine.rules import Rules
+
+from .played import crew_of, play
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>alert("x")</script> & Co'
@@ -152,3 +159,24 @@ def test_many_nights_across_years_stay_readable():
     assert 2 <= len(shown) < 40  # every few nights, not one on top of another
     assert shown[0] == "1 Dec 2023"  # the year, the chart running into the next
     assert len(list(root.iter(f"{SVG}circle"))) == 40
+
+
+@pytest.mark.django_db
+def test_a_negative_average_stays_inside_the_plot_not_in_the_legend():
+    """With "out scores -10", Ana goes out in both rounds: her night averages -10 points a
+    round, below the 0 the axis used to start at, and her dot fell into the legend."""
+    crew, members = crew_of("Ana", "Ben", "Cy")
+    bonus = Rules(highest_double=6, rounds=2, out_score=-10)
+    play(
+        crews.open_sheet(crew, ["Ana", "Ben", "Cy"], bonus, by="Ana"),
+        [[None, 12, 40], [None, 30, 8]],
+    )
+    root = parsed(crew_context(crew, crew.current_season(), members["Ana"])["chart"])
+    dots = [float(c.get("cy")) for g in people(root).values() for c in g.iter(f"{SVG}circle")]
+    assert len(dots) == 3
+    assert all(TOP <= cy <= TOP + PLOT_HEIGHT for cy in dots)
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    assert max(dots) < min(float(r.get("y")) for r in legend.iter(f"{SVG}rect"))
+    labels = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "y-labels")
+    values = [float(t.text) for t in labels.iter(f"{SVG}text")]
+    assert min(values) <= -10 and 0 in values and max(values) >= 24  # Cy's (40 + 8) / 2

@@ -128,6 +128,10 @@ class Rating(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     matches = models.PositiveIntegerField(default=0)
+    # As they stood before the season's latest game night (null: not rated before it), so
+    # the page says how that night moved each person's place without replaying the season.
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["season", "-mu", "pk"]
@@ -140,5 +144,17 @@ class Rating(models.Model):
 
     @property
     def ordinal(self) -> float:
-        """The shown rating: a cautious estimate, mu less three sigma."""
-        return self.mu - 3 * self.sigma
+        """What places are ranked by: a cautious estimate, mu less three sigma."""
+        return cautious(self.mu, self.sigma)
+
+    @property
+    def ordinal_before(self) -> float | None:
+        """The same before the season's latest game night; None if not rated before it."""
+        if self.mu_before is None or self.sigma_before is None:
+            return None
+        return cautious(self.mu_before, self.sigma_before)
+
+
+def cautious(mu: float, sigma: float) -> float:
+    """mu less three sigma: low for someone the model knows little about yet."""
+    return mu - 3 * sigma

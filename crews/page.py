@@ -7,6 +7,7 @@ from typing import Any
 
 from .chart import nights_svg
 from .models import Crew, CrewMatch, Member, Season
+from .ranking import places
 from .results import results
 from .standings import bot_standings, game_nights, head_to_head, standings
 
@@ -37,9 +38,10 @@ def crew_context(crew: Crew, season: Season, me: Member) -> dict[str, Any]:
         "standings": [line for line in lines if line.person in names],
         "guests": [line for line in lines if line.person not in names],
         "bots": bot_standings(season_results),
-        "ratings": sorted((r for r in ratings if r.player_id in names), key=lambda r: -r.ordinal),
+        "ratings": places(ratings, names),
         "head_to_head": head_to_head(season_results),
         "nights": nights,
+        "latest_night": nights[-1].date if nights else None,
         "chart": nights_svg(nights, colours, names) if nights else "",
         "matches": [(f, by_match[f.match_id]) for f in filed],
     }

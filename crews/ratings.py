@@ -39,6 +39,16 @@ def ratings(season_results: Iterable[Result]) -> dict[int, tuple[float, float, i
     return {p: (r.mu, r.sigma, counts[p]) for p, r in current.items()}
 
 
+def before_latest_night(season_results: Iterable[Result]) -> dict[int, tuple[float, float, int]]:
+    """:func:`ratings` as they stood before the season's latest game night (the last date
+    a finished match was started on): what the page compares today's places with."""
+    finished = [r for r in season_results if r.finished]
+    if not finished:
+        return {}
+    latest = max(r.night for r in finished)
+    return ratings(r for r in finished if r.night < latest)
+
+
 def season_matches(season: Season) -> list[Match]:
     filed = CrewMatch.objects.filter(season=season).select_related("match")
     return [f.match for f in filed]
@@ -52,9 +62,19 @@ def recompute(season: Season) -> None:
     only the rows it saw and writes its own beside the first's (a unique-key error)."""
     with transaction.atomic():
         Season.objects.select_for_update().filter(pk=season.pk).first()
-        worked_out = ratings(results(season_matches(season)))
+        season_results = results(season_matches(season))
+        worked_out = ratings(season_results)
+        before = before_latest_night(season_results)
         Rating.objects.filter(season=season).delete()
         Rating.objects.bulk_create(
-            Rating(season=season, player_id=person, mu=mu, sigma=sigma, matches=n)
+            Rating(
+                season=season,
+                player_id=person,
+                mu=mu,
+                sigma=sigma,
+                matches=n,
+                mu_before=before[person][0] if person in before else None,
+                sigma_before=before[person][1] if person in before else None,
+            )
             for person, (mu, sigma, n) in worked_out.items()
         )

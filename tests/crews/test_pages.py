@@ -3,15 +3,18 @@ for a member (and the join page for anyone else), a sheet and a table for the cr
 match afterwards, the export; a device that is not a member reaches nothing of the crew."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from crews import services
 from crews.models import Crew, CrewMatch
 from crews.page import crew_context
+from crews.ratings import recompute
 from games.engine.rules import Rules
 from games.forms import TableForm
 from games.models import Table
@@ -280,3 +283,32 @@ def test_a_guest_is_listed_apart_from_the_members(crew, ana, django_capture_on_c
     ratings = page.split('id="ratings-title"')[1].split("</section>")[0]
     assert "Ana" in ratings and "Zed" not in ratings
     assert "won by Zed (guest)" in page
+
+
+def test_ratings_read_as_places_and_trends_with_no_negative_figure_beside_a_name(
+    crew, ana, django_capture_on_commit_callbacks
+):
+    """A week ago Ana finished ahead of Ben, and Cy last; today Ben beats Ana twice, Cy
+    last again. The model's figure (mu less three sigma) is below 0 for Cy, but the list
+    says places and how today moved them, and the model's own numbers wait in a detail."""
+    for name in ("Ben", "Cy"):
+        services.join(crew, name, f"device-{name}")
+    for days_ago, counts in ((7, [None, 5, 20]), (0, [5, None, 20]), (0, [5, None, 20])):
+        match = services.open_sheet(crew, ["Ana", "Ben", "Cy"], Rules(rounds=1), by="Ana")
+        with django_capture_on_commit_callbacks(execute=True):
+            for seat, pips in enumerate(counts):
+                value = EntryValue.out() if pips is None else EntryValue.count(pips)
+                sheets.record_entry(match, 1, seat, value, base_version=0, client_id=None, by="A")
+        Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(days_ago))
+    recompute(crew.current_season())
+    assert min(r.ordinal for r in crew.current_season().ratings.all()) < 0
+    page = ana.get(reverse("crews:crew", args=[crew.code])).text
+    ratings = page.split('id="ratings-title"')[1].split("</section>")[0]
+    shown, detail = ratings.split("<details>")
+    today = timezone.localdate().strftime("%a %-d %b")
+    words = " ".join(re.sub(r"<[^>]+>", "", shown).split())
+    assert f"Ben: 1st of 3, ▲ up 1 place on {today} after 3 matches" in words
+    assert f"Ana: 2nd of 3, ▼ down 1 place on {today} after 3 matches" in words
+    assert f"Cy: 3rd of 3, steady on {today} after 3 matches" in words
+    assert not re.search(r"[-−]\d", ratings)  # nowhere a figure below 0
+    assert "<summary>The model's numbers</summary>" in detail and "μ − 3σ" in detail

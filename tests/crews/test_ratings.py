@@ -8,9 +8,11 @@ import contextlib
 import threading
 import time
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
 from crews import services as crews
 from crews.models import Rating
@@ -222,6 +224,31 @@ def test_a_new_season_starts_from_scratch(crew, committed):
     assert rated[person(crew, "Ben")][0] > rated[person(crew, "Ana")][0]
     assert {n for _, _, n in rated.values()} == {1}
     assert rated == from_scratch(second)
+
+
+def on_night(match, days_ago):
+    """The match as started ``days_ago`` days before today: its game night."""
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(days_ago))
+
+
+def test_the_ratings_before_the_latest_night_are_stored_beside_them(crew, committed):
+    """The page says how the latest game night moved each place: what the ratings were
+    before it is stored with them, and is the season replayed up to that night."""
+    first = play(crew, committed, ["Ana", "Ben"], [[None, 6], [2, None]])
+    on_night(first, 7)
+    play(crew, committed, ["Ben", "Cy"], [[None, 6], [2, None]])  # today: Cy's first
+    season = crew.current_season()
+    before = {p: (mu, sigma) for p, (mu, sigma, _) in ratings(results([first])).items()}
+    kept = {
+        r.player_id: (r.mu_before, r.sigma_before) for r in Rating.objects.filter(season=season)
+    }
+    assert kept == {**before, person(crew, "Cy"): (None, None)}
+    assert stored(season) == from_scratch(season)
+
+
+def test_on_the_first_night_nobody_was_rated_before(crew, committed):
+    play(crew, committed, ["Ana", "Ben"], [[None, 6], [2, None]])
+    assert {r.ordinal_before for r in Rating.objects.all()} == {None}
 
 
 # -- two recomputes at once ----------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The crew's forms: making a crew, joining it, a new season, filing a match afterwards."""
+"""The crew's forms: making a crew, joining it, adding someone without a phone, a new season,
+filing a match afterwards."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ class JoinForm(forms.Form):
         together from the same offer are not drawn alike."""
         colour = self.cleaned_data["colour"]
         return "" if colour == self.cleaned_data["offered"] else colour
+
+
+class AddMemberForm(forms.Form):
+    """Someone without a phone, added by a member: a name is all it takes. Prefixed, as
+    the crew page's season form has a name field too."""
+
+    prefix = "add"
+    name = forms.CharField(label="Their name", max_length=NAME_LENGTH)
 
 
 class SeasonForm(forms.Form):

@@ -1,5 +1,6 @@
-"""Crews: making one, joining it from a device, claiming a member, seasons, and counting a
-match for it (opened from the crew page, or filed afterwards).
+"""Crews: making one, joining it from a device, adding someone without a phone, claiming a
+member, seasons, and counting a match for it (opened from the crew page, or filed
+afterwards).
 
 A device says who it is in a crew once; that is remembered on the member (``device``) and in
 the device's session. Claiming a member another device already is works as getting a seat
@@ -97,6 +98,38 @@ def join(
         member.save(update_fields=["claimed_by", "claimed_at"])
         _changed(crew)
         return member, WAITING
+
+
+def add_member(crew: Crew, *, name: str, by_device: str, known: Iterable[Player] = ()) -> Member:
+    """A member adds someone without a phone (a grandparent, a child) by name: a member no
+    device is yet, in the next free colour, who counts in the crew's matches at once. When
+    that person opens the crew's link on a device of their own and picks their name, it is
+    theirs with no approval (``join``: nobody's device is that member, so nobody loses it);
+    should someone else have picked it first, their own pick is a claim a member approves.
+    A member who had left is back. ``known``: the adding device's players, as for ``join``."""
+    try:
+        name = people.clean(name, NAME_LENGTH)
+    except people.BadName as error:
+        raise Refused(str(error)) from None
+    with transaction.atomic():
+        Crew.objects.select_for_update().filter(pk=crew.pk).first()
+        if member_of(crew, by_device) is None:
+            raise Refused("Only a member of the crew can add someone: say who you are first.")
+        member = crew.members.select_for_update().filter(name_key=people.key(name)).first()
+        if member is not None and member.active:
+            raise Refused(f"{member.name} is in the crew already: pick another name.")
+        if member is not None:
+            member.left_at = None
+            member.save(update_fields=["left_at"])
+        else:
+            member = Member.objects.create(
+                crew=crew,
+                player=_known_player(crew, name, known) or Player.objects.create(name=name),
+                name_key=people.key(name),
+                colour=free_colour(crew),
+            )
+    _changed(crew)
+    return member
 
 
 def _known_player(crew: Crew, name: str, known: Iterable[Player]) -> Player | None:

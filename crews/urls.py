@@ -12,6 +12,7 @@ urlpatterns = [
     path("c/<str:code>/", views.crew, name="crew"),
     path("c/<str:code>/live/", views.live, name="live"),
     path("c/<str:code>/join/", views.join, name="join"),
+    path("c/<str:code>/members/", views.add_member, name="add-member"),
     path("c/<str:code>/claims/<int:member_id>/", views.answer_claim, name="answer-claim"),
     path("c/<str:code>/leave/", views.leave, name="leave"),
     path("c/<str:code>/season/", views.new_season, name="new-season"),

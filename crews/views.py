@@ -19,7 +19,7 @@ from scoring.forms import MatchForm
 from scoring.models import Match
 
 from . import export, services, sessions
-from .forms import CrewForm, FindMatchForm, JoinForm, SeasonForm, SeatsForm
+from .forms import AddMemberForm, CrewForm, FindMatchForm, JoinForm, SeasonForm, SeatsForm
 from .models import Crew, Member, Season
 from .page import crew_context
 
@@ -51,13 +51,7 @@ def crew(request: HttpRequest, code: str) -> HttpResponse:
     me = services.member_of(found, sessions.known_device(request.session))
     if me is None:
         return _join_page(request, found, _join_form(found))
-    season = _season(found, request.GET.get("season"))
-    context = {
-        **crew_context(found, season, me),
-        "invite": link_with_qr(request.build_absolute_uri(reverse("crews:crew", args=[code]))),
-        "season_form": SeasonForm(),
-    }
-    return render(request, "crews/crew.html", context)
+    return _crew_page(request, found, me, _season(found, request.GET.get("season")))
 
 
 @never_cache
@@ -101,6 +95,27 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return _join_page(request, found, _join_form(found), waiting=member)
     sheet_sessions.remember_players(request.session, [member.player])
     return redirect("crews:crew", code=code)
+
+
+@require_POST
+def add_member(request: HttpRequest, code: str) -> HttpResponse:
+    """A member adds someone without a phone by name; they claim it later from a device."""
+    found = get_object_or_404(Crew, code=code)
+    me = _member(request, found)
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_member(
+                found,
+                name=form.cleaned_data["name"],
+                by_device=sessions.known_device(request.session),
+                known=sheet_sessions.remembered_players(request.session),
+            )
+        except Refused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            return redirect(reverse("crews:crew", args=[code]) + "#members-title")
+    return _crew_page(request, found, me, found.current_season(), add_form=form, status=400)
 
 
 @require_POST
@@ -228,6 +243,25 @@ def export_csv(request: HttpRequest, code: str) -> HttpResponse:
     response = HttpResponse(export.crew_csv(found), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="crew-{found.pk}.csv"'
     return response
+
+
+def _crew_page(
+    request: HttpRequest,
+    crew: Crew,
+    me: Member,
+    season: Season,
+    *,
+    add_form: AddMemberForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    link = request.build_absolute_uri(reverse("crews:crew", args=[crew.code]))
+    context = {
+        **crew_context(crew, season, me),
+        "invite": link_with_qr(link),
+        "season_form": SeasonForm(),
+        "add_form": add_form or AddMemberForm(),
+    }
+    return render(request, "crews/crew.html", context, status=status)
 
 
 def _member(request: HttpRequest, crew: Crew) -> Member:

@@ -312,3 +312,25 @@ def test_ratings_read_as_places_and_trends_with_no_negative_figure_beside_a_name
     assert f"Cy: 3rd of 3, steady on {today} after 3 matches" in words
     assert not re.search(r"[-−]\d", ratings)  # nowhere a figure below 0
     assert "<summary>The model's numbers</summary>" in detail and "μ − 3σ" in detail
+
+
+def test_a_member_adds_someone_without_a_phone_who_picks_their_name_later(crew, ana, client):
+    add = reverse("crews:add-member", args=[crew.code])
+    page_url = reverse("crews:crew", args=[crew.code])
+    response = ana.post(add, {"add-name": "Gran"})
+    assert response.status_code == 302 and response["Location"] == f"{page_url}#members-title"
+    members = ana.get(page_url).text.split('id="members-title"')[1]
+    assert re.search(r"Gran <small class=\"note\">not on a phone yet</small>", members)
+
+    refused = ana.post(add, {"add-name": "gran"})
+    assert refused.status_code == 400 and "Gran is in the crew already" in refused.text
+    assert crew.members.count() == 2
+    assert client.__class__().post(add, {"add-name": "Zed"}).status_code == 404
+
+    grans_phone = client.__class__()
+    join_page = grans_phone.get(page_url).text
+    assert "Gran <small>(not on a phone yet)</small>" in join_page
+    gran = crew.members.get(player__name="Gran")
+    grans_phone.post(reverse("crews:join", args=[crew.code]), {"member": gran.pk})
+    assert "You are" in grans_phone.get(page_url).text
+    assert services.member_of(crew, grans_phone.session["device"]) == gran

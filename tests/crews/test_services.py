@@ -196,3 +196,41 @@ def test_an_online_table_for_the_crew_counts_for_it_with_its_bot_apart(crew):
         "greedy",
         False,
     )
+
+
+def test_a_member_adds_someone_without_a_phone_who_claims_the_name_later(crew):
+    """Gran has no phone: Ben adds her, she counts at once in a free colour, and the first
+    device that picks her name on the crew's link is her, with nobody's approval (no device
+    was her). A second device picking her afterwards has to be approved, as for anyone."""
+    gran = services.add_member(crew, name=" Gran ", by_device="device-ben")
+    assert (gran.name, gran.device, gran.active) == ("Gran", "", True)
+    assert gran.colour not in {m.colour for m in crew.members.exclude(pk=gran.pk)}
+    match = services.open_sheet(crew, ["Ben", "gran"], ONE_ROUND, by="Ben")
+    assert match.seats.get(position=1).player == gran.player
+    claimed, status = services.join(crew, "Gran", "grans-new-phone")
+    assert (claimed, status) == (gran, services.JOINED)
+    assert services.member_of(crew, "grans-new-phone") == gran
+    _, status = services.join(crew, "Gran", "someone-else")
+    assert status == services.WAITING
+
+
+@pytest.mark.parametrize(
+    ("name", "device", "reason"),
+    [
+        ("Gran", "", "Only a member"),
+        ("Gran", "a-stranger", "Only a member"),
+        ("BEN", "device-ana", "Ben is in the crew already"),
+        ("\u200b", "device-ana", "letters or digits"),
+    ],
+)
+def test_adding_someone_is_refused_with_the_reason_and_changes_nothing(crew, name, device, reason):
+    with pytest.raises(Refused, match=reason):
+        services.add_member(crew, name=name, by_device=device)
+    assert sorted(m.name for m in crew.members.all()) == ["Ana", "Ben", "Cara"]
+
+
+def test_adding_a_member_who_left_brings_them_back(crew):
+    ben = services.leave(crew, "device-ben")
+    back = services.add_member(crew, name="Ben", by_device="device-ana")
+    assert back == ben and back.active and back.device == ""
+    assert crew.members.count() == 3

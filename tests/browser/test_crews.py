@@ -1,8 +1,8 @@
 """A crew in Chromium, on two phones: Ana makes the crew, Ben joins it from its link, they
 play a score sheet and an online table with a bot for the crew, and the crew page on both
 phones shows the standings and the game-night chart change without a reload after each
-match (against daphne, so the crew's socket is the real one). The crew's pages pass
-axe-core too."""
+match (against daphne, so the crew's socket is the real one); Ben adds Gran, who has no
+phone. The crew's pages pass axe-core too."""
 
 from __future__ import annotations
 
@@ -106,6 +106,7 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
         for name in ("Ana", "Ben"):
             expect(night_dot(page, name)).to_contain_text("in 2 matches")
         expect(page.locator("#crew-live .ratings li")).to_have_count(2)
+        expect(page.locator("#crew-live .ratings")).to_contain_text("1st of 2")
     table = Table.objects.using(server_db).get(code=code)
     crew_code = crew_link.rstrip("/").rsplit("/", 1)[1]
     filed = CrewMatch.objects.using(server_db).filter(crew__code=crew_code)
@@ -113,6 +114,12 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     assert (
         Rating.objects.using(server_db).filter(season__crew__in=filed.values("crew")).count() == 2
     )
+    # Ben adds Gran, who has no phone: both pages list her, not on a phone yet.
+    ben_crew.get_by_text("Add someone without a phone").click()
+    ben_crew.get_by_label("Their name").fill("Gran")
+    ben_crew.get_by_role("button", name="Add them to the crew").click()
+    for page in (ana_crew, ben_crew):
+        expect(page.locator("#crew-live .members")).to_contain_text("Gran not on a phone yet")
     assert_accessible(ben_crew)
     SCREENSHOTS.mkdir(exist_ok=True)
     ben_crew.screenshot(path=str(SCREENSHOTS / "crew-phone.png"), full_page=True)

@@ -301,8 +301,11 @@ def test_ratings_read_as_places_and_trends_with_no_negative_figure_beside_a_name
                 sheets.record_entry(match, 1, seat, value, base_version=0, client_id=None, by="A")
         Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(days_ago))
     recompute(crew.current_season())
-    assert min(r.ordinal for r in crew.current_season().ratings.all()) < 0
+    figures = [r.ordinal for r in crew.current_season().ratings.all()]
+    assert min(figures) < 0
     page = ana.get(reverse("crews:crew", args=[crew.code])).text
+    # Not in the ratings, nor the standings, the head-to-head or the chart's legend.
+    assert not any(f"{figure:.1f}" in page for figure in figures if figure < 0)
     ratings = page.split('id="ratings-title"')[1].split("</section>")[0]
     shown, detail = ratings.split("<details>")
     today = timezone.localdate().strftime("%a %-d %b")

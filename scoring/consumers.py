@@ -21,7 +21,7 @@ from . import live, services, sessions
 from .entries import Refused
 from .forms import parse_edit, parse_setting, parse_undo
 from .models import Match
-from .rendering import Viewer, render_notice, render_parts
+from .rendering import Viewer, render_notice, render_parts, render_question
 
 REFUSED = 4403  # a 4xxx close tells htmx-ext-ws not to reconnect
 
@@ -89,9 +89,12 @@ class SheetConsumer(GuardedConsumer):
                 setting, value, was = parse_setting(message)
                 services.change_setting(match, setting, value, was=was, by=self.viewer.name)
             elif action == "undo":
-                services.undo(match, parse_undo(message), by=self.viewer.name)
+                change, confirmed = parse_undo(message)
+                services.undo(match, change, by=self.viewer.name, confirmed=confirmed)
             else:
                 raise Refused("That message could not be read; reload the page.")
+        except services.AskFirst as question:
+            return [render_question(str(question), question.change)]
         except Refused as refusal:
             # The phone may show rules that are out of date: send them again with the reason.
             return [render_notice(str(refusal)), render_parts(match, self.viewer)]

@@ -285,9 +285,11 @@ def _setting_value(setting: str, raw: Any) -> Any:
     return _on(text) if text in ("on", "off") else int(text)
 
 
-def parse_undo(message: Mapping[str, Any]) -> int:
-    """Read an undo message: the id of the change the Undo button named."""
+def parse_undo(message: Mapping[str, Any]) -> tuple[int, bool]:
+    """Read an undo message: the id of the change the button named, and whether the person
+    confirmed taking back somebody else's change (the question's answer)."""
     try:
-        return int(message["change"])
+        change = int(message["change"])
     except (KeyError, TypeError, ValueError):
         raise Refused("That undo could not be read; tap Undo again.") from None
+    return change, message.get("confirm") is True

@@ -16,7 +16,7 @@ from games.engine.rules import LABELS, describe
 
 from . import live
 from .forms import setting_choices, setting_value
-from .models import Match
+from .models import Change, Match
 from .services import (
     HOUSE_RULES,
     Sheet,
@@ -64,9 +64,18 @@ def live_context(match: Match, viewer: Viewer) -> dict:
         "standing": standing(sheet),
         "chart": chart(sheet),
         "changes": recent_changes(match),
-        "undoable": last_undoable(match) if viewer.editor else None,
+        **(undo_buttons(match, viewer) if viewer.editor else {}),
         "settings": settings_rows(sheet),
     }
+
+
+def undo_buttons(match: Match, viewer: Viewer) -> dict:
+    """What this phone may undo: its own latest change in one tap (``undoable``), and the
+    sheet's latest change when somebody else made it (``take_back``: it asks first)."""
+    latest = last_undoable(match)
+    if latest is None or latest.by == viewer.name:
+        return {"undoable": latest, "take_back": None}
+    return {"undoable": last_undoable(match, by=viewer.name), "take_back": latest}
 
 
 def render_parts(match: Match, viewer: Viewer, parts: Iterable[str] = live.ALL_PARTS) -> str:
@@ -80,6 +89,15 @@ def render_notice(message: str, conflict: dict | None = None, entry: str = "") -
     ``entry``, the refused entry's client id."""
     return render_to_string(
         "scoring/partials/notice.html", {"message": message, "conflict": conflict, "entry": entry}
+    )
+
+
+def render_question(question: str, change: Change) -> str:
+    """Taking back somebody else's change, asked on the one phone that tried: a notice
+    with the question and the button that confirms it."""
+    confirm = {"action": "undo", "change": change.pk, "confirm": True}
+    return render_to_string(
+        "scoring/partials/notice.html", {"message": question, "confirm": confirm}
     )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from common import names as people
 from games.engine.rules import LABELS, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
@@ -337,31 +337,59 @@ def setting_shown(rules: Rules, setting: str) -> Any:
 # -- undo --------------------------------------------------------------------------------
 
 
-def last_undoable(match: Match) -> Change | None:
-    """The most recent change that is neither an undo nor undone: undo walks back a stack."""
-    return (
-        match.changes.filter(undoes__isnull=True, undone_by__isnull=True)
-        .select_related("entry__round", "entry__seat__player")
-        .order_by("-pk")
-        .first()
+class AskFirst(Refused):
+    """An undo of somebody else's change, not yet confirmed: the message is the question
+    to ask ("Take back Carl's count of 23 pips in round 1?"), ``change`` what it would undo."""
+
+    def __init__(self, change: Change) -> None:
+        super().__init__(take_back_question(change))
+        self.change = change
+
+
+def _in_force() -> QuerySet[Change]:
+    """Changes that still stand: neither an undo nor undone, and the latest such change of
+    their cell or setting. Undo pops a cell's (or a setting's) own stack, so what such a
+    change put there is what the cell holds now."""
+    standing = Change.objects.filter(undoes__isnull=True, undone_by__isnull=True)
+    later = standing.filter(match=OuterRef("match"), kind=OuterRef("kind"), pk__gt=OuterRef("pk"))
+    same_target = Q(entry=OuterRef("entry")) | Q(
+        kind=Change.Kind.SETTING, setting=OuterRef("setting")
     )
+    return standing.exclude(Exists(later.filter(same_target)))
 
 
-def undo(match: Match, change_id: int, *, by: str) -> Change:
-    """Reverse the last change, as a new change in the history (nothing is deleted).
+def last_undoable(match: Match, *, by: str | None = None) -> Change | None:
+    """The latest change that still stands: ``by`` this person (their Undo button, one
+    tap), or anybody's when ``by`` is None (taking it back asks first if it is not theirs).
+    Repeated undos walk back."""
+    found = _in_force().filter(match=match)
+    if by is not None:
+        found = found.filter(by=by)
+    return found.select_related("entry__round", "entry__seat__player").order_by("-pk").first()
 
-    ``change_id`` is the change the person saw on their Undo button: if somebody changed
-    the sheet since, the undo is refused rather than reversing something unexpected."""
+
+def undo(match: Match, change_id: int, *, by: str, confirmed: bool = False) -> Change:
+    """Reverse one change, as a new change in the history (nothing is deleted).
+
+    ``change_id`` is the change the person saw on their button, so nothing else is ever
+    undone; it must still stand (nobody changed its cell or setting since). A change made
+    by somebody else is taken back only ``confirmed``: without it, :class:`AskFirst`
+    carries the question, naming whose count it is, and nothing changes. Changes this
+    person made are theirs, whoever's column they are in: a keeper entering every count
+    undoes them in one tap."""
     with transaction.atomic():
         match = _locked(match)
-        target = last_undoable(match)
-        if target is None:
+        target = (
+            match.changes.select_related("entry__round", "entry__seat__player", "undone_by")
+            .filter(pk=change_id)
+            .first()
+        )
+        if target is None or target.undoes_id is not None:
             raise Refused("There is nothing to undo.")
-        if target.pk != change_id:
-            raise Refused(
-                f"The sheet changed meanwhile: the last change is now “{target.describe()}” "
-                f"by {target.by}. Tap Undo again to undo that."
-            )
+        if not _in_force().filter(pk=target.pk).exists():
+            raise Refused(_superseded(match, target))
+        if target.by != by and not confirmed:
+            raise AskFirst(target)
         if target.kind == Change.Kind.SETTING:
             change = _set_rule(match, target.setting, target.old, by=by, undoes=target)
             _changed(match, live.ALL_PARTS)
@@ -371,8 +399,40 @@ def undo(match: Match, change_id: int, *, by: str) -> Change:
             _check_round(entry.round, {entry.seat: old}, match.get_rules())
             change = _apply(match, entry, old, by=by, client_id=None, undoes=target)
             _changed(match, (live.SHEET,))
-        assert change is not None, "the last change always changed something"
+        assert change is not None, "a change that still stands always changed something"
         return change
+
+
+def take_back_question(change: Change) -> str:
+    """What taking back somebody else's change asks, naming whose count it is."""
+    if change.kind == Change.Kind.SETTING:
+        return f"Take back {change.by}'s change “{change.describe()}”?"
+    whose = change.entry.seat.player.name
+    number = change.entry.round.number
+    new = EntryValue.from_json(change.new)
+    if new.is_blank:
+        was = EntryValue.from_json(change.old)
+        what = f"the clearing of {whose}'s count in round {number} (it was {was})"
+    elif new.kind == OUT:
+        what = f"{whose}'s “{new}” in round {number}"
+    else:
+        what = f"{whose}'s count of {new} in round {number}"
+    entered = "" if change.by == whose else f" {change.by} entered it."
+    return f"Take back {what}?{entered}"
+
+
+def _superseded(match: Match, target: Change) -> str:
+    """Why a change no longer stands: undone, or its cell or setting changed since."""
+    if hasattr(target, "undone_by"):
+        return f"“{target.describe()}” was undone already by {target.undone_by.by}."
+    if target.kind == Change.Kind.SETTING:
+        latest = match.changes.filter(setting=target.setting).last()
+    else:
+        latest = target.entry.history.last()
+    return (
+        f"{latest.by} changed it since (“{latest.describe()}”), so “{target.describe()}” "
+        "was not undone."
+    )
 
 
 # -- reading the sheet -------------------------------------------------------------------

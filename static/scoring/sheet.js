@@ -426,7 +426,10 @@
       var edit = JSON.parse(retry.dataset.retry)
       enter(edit.round, edit.seat, edit.base_version, edit.value)
     }
-    if (retry || event.target.closest('[data-dismiss]')) {
+    // Taking back somebody else's change, confirmed in the notice that asked.
+    var undo = event.target.closest('[data-undo]')
+    if (undo && wrapper) wrapper.send(undo.dataset.undo)
+    if (retry || (undo && wrapper) || event.target.closest('[data-dismiss]')) {
       event.target.closest('.notice').remove()
     }
     if (event.target.closest('[data-action="print"]')) window.print()

@@ -140,10 +140,39 @@ def test_a_settings_change_recalculates_both_phones(asgi_server, phone):
         expect_totals(page, [130, -10, 7])
         expect(page.get_by_label("Penalty per unplayed double")).to_have_value("25")
 
-    # Undo, one tap: the penalty goes back to none, on both phones.
-    ana.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double: 25")).click()
+    # Undo, one tap on the phone that changed it: the penalty goes back to none, on both.
+    ben.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double: 25")).click()
     for page in (ana, ben):
         expect_totals(page, [80, -10, 7])
+
+
+def test_undo_takes_back_your_own_count_and_asks_before_somebody_elses(asgi_server, phone):
+    """Issue 36: one tap on a newcomer's phone wiped Cy's count. Undo is this phone's own
+    last entry; somebody else's is a second step, in a question that names whose it is."""
+    ana, cy = phone().new_page(), phone().new_page()
+    link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
+    join(cy, link, "Cy")
+    enter_pips(ana, 1, 0, 20)
+    enter_pips(cy, 1, 2, 23)
+    expect(cell(ana, 1, 2).locator(".score")).to_have_text("23")
+
+    ana.get_by_role("button", name="Undo Cy's entry: Round 1, Cy: blank → 23 pips…").click()
+    question = ana.locator("#notices .notice")
+    expect(question).to_contain_text("Take back Cy's count of 23 pips in round 1?")
+    question.get_by_role("button", name="Keep it").click()
+    expect(question).to_have_count(0)
+    expect(cell(cy, 1, 2).locator(".score")).to_have_text("23")
+
+    ana.get_by_role("button", name="Undo Cy's entry: Round 1, Cy: blank → 23 pips…").click()
+    question.get_by_role("button", name="Take it back").click()
+    expect(question).to_have_count(0)
+    for page in (ana, cy):
+        expect(cell(page, 1, 2).locator(".score")).to_have_text("+")
+        expect(cell(page, 1, 0).locator(".score")).to_have_text("20")
+
+    ana.get_by_role("button", name="Undo: Round 1, Ana: blank → 20 pips").click()
+    for page in (ana, cy):
+        expect(cell(page, 1, 0).locator(".score")).to_have_text("+")
 
 
 def test_a_cell_changed_while_the_editor_was_open_shows_both_values(asgi_server, phone):

@@ -174,11 +174,47 @@ async def test_a_settings_change_recalculates_every_phone_and_says_who():
         assert "Double-blank is worth 50, changed by Ben" in received
         assert '<option value="50" selected>50 pips</option>' in received
     undo = await database_sync_to_async(services.last_undoable)(match)
-    await ana.send_json_to({"action": "undo", "change": str(undo.pk)})
+    await ben.send_json_to({"action": "undo", "change": str(undo.pk)})
     for communicator in (ana, ben):
         assert 'scores </span><span class="score">12<' in await communicator.receive_from(TIMEOUT)
     await ana.disconnect()
     await ben.disconnect()
+
+
+async def test_undo_is_one_tap_for_your_own_count_and_asks_for_somebody_elses():
+    """Issue 36: "Undo: Round 1, Cy: blank → 23 pips" on Ana's phone wiped Cy's count in
+    one tap. Ana's one-tap Undo is for her own entry; Cy's is offered apart, and taking it
+    back without the confirmation is refused with the question, changing nothing."""
+    match = await new_match()
+    ana, cy = await phone(match, "Ana", 0), await phone(match, "Cy", 2)
+    await ana.send_json_to(entry(1, 0, {"kind": "count", "pips": 20}))
+    await frames(ana, 2)
+    await cy.receive_from(TIMEOUT)
+    await cy.send_json_to(entry(1, 2, {"kind": "count", "pips": 23}))
+    await frames(cy, 2)
+    on_ana = await ana.receive_from(TIMEOUT)
+    cys = (await history(match))[-1]
+    assert "Undo: Round 1, Ana: blank → 20 pips</button>" in on_ana
+    assert "Undo Cy's entry: Round 1, Cy: blank → 23 pips…</button>" in on_ana
+    cys_change = await database_sync_to_async(services.last_undoable)(match)
+
+    await ana.send_json_to({"action": "undo", "change": str(cys_change.pk)})
+    question = await ana.receive_from(TIMEOUT)
+    assert "Take back Cy&#x27;s count of 23 pips in round 1?" in question
+    assert (
+        f'data-undo="{{&quot;action&quot;:&quot;undo&quot;,&quot;change&quot;:{cys_change.pk}'
+        in (question)
+    )
+    assert await cy.receive_nothing()
+    assert (await history(match))[-1] == cys
+
+    await ana.send_json_to({"action": "undo", "change": str(cys_change.pk), "confirm": True})
+    for communicator in (ana, cy):
+        pushed = await communicator.receive_from(TIMEOUT)
+        assert '"visually-hidden">Round 1, Cy: not entered' in pushed
+    assert (await history(match))[-1] == ("Ana", cys[2], {"kind": "blank"})
+    await ana.disconnect()
+    await cy.disconnect()
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """The sheet's services: what is entered, what is derived, history, undo, stale and repeated
 edits, and the refusals that keep an implausible entry off the sheet."""
 
+import re
 import uuid
 
 import pytest
@@ -95,7 +96,7 @@ def test_each_house_rule_recomputes_the_totals_and_is_recorded(
     assert (change.setting, change.old, change.new, change.by) == (setting, was, value, "Ben")
     # Nothing entered changed: only the derived scores did.
     assert Entry.objects.filter(round__match=ruled_match).count() == 6
-    undo = services.undo(ruled_match, change.pk, by="Cy")
+    undo = services.undo(ruled_match, change.pk, by="Ben")
     assert (undo.undoes, undo.new) == (change, was)
     assert totals(ruled_match) == (26, 20, 7)
 
@@ -229,24 +230,94 @@ def test_blank_differs_from_zero_and_clearing_keeps_the_history(seed_match):
     assert [change.by for change in history] == ["Ben", "Ana"]
 
 
-def test_undo_walks_back_one_change_at_a_time(seed_match):
-    enter(seed_match, 1, 0, 10, by="Ana")
-    services.change_setting(seed_match, "double_blank_value", 50, was=0, by="Ben")
+def test_undo_walks_back_a_persons_own_changes_one_at_a_time(seed_match):
+    enter(seed_match, 1, 0, 10, by="Dev")
+    services.change_setting(seed_match, "double_blank_value", 50, was=0, by="Dev")
     enter(seed_match, 1, 1, 5, by="Cara")
-    last = services.last_undoable(seed_match)
-    assert last.describe() == "Round 1, Ben: blank → 5 pips"
+    enter(seed_match, 1, 3, 7, by="Dev")
+    last = services.last_undoable(seed_match, by="Dev")
+    assert last.describe() == "Round 1, Dev: blank → 7 pips"
     services.undo(seed_match, last.pk, by="Dev")
-    setting = services.last_undoable(seed_match)
+    setting = services.last_undoable(seed_match, by="Dev")
     assert setting.describe() == "Double-blank is worth 50"
-    with pytest.raises(Refused, match="the last change is now “Double-blank is worth 50”"):
+    with pytest.raises(Refused, match="was undone already by Dev"):
         services.undo(seed_match, last.pk, by="Dev")  # a second tap on an old button
     services.undo(seed_match, setting.pk, by="Dev")
-    services.undo(seed_match, services.last_undoable(seed_match).pk, by="Dev")
+    services.undo(seed_match, services.last_undoable(seed_match, by="Dev").pk, by="Dev")
+    assert services.last_undoable(seed_match, by="Dev") is None
     with pytest.raises(Refused, match="nothing to undo"):
         services.undo(seed_match, 0, by="Dev")
-    assert row_scores(seed_match, 1) == [None, None, None, None]
+    assert row_scores(seed_match, 1) == [None, 5, None, None]  # Cara's count stands
     assert Match.objects.get(pk=seed_match.pk).get_rules().double_blank_value == 0
-    assert seed_match.changes.count() == 6  # three changes and three undos: nothing lost
+    assert seed_match.changes.count() == 7  # four changes and three undos: nothing lost
+
+
+def test_taking_back_somebody_elses_count_asks_first_and_names_whose_it_is(seed_match):
+    """Issue 36: one tap on another phone wiped Carl's count. Without the confirmation the
+    service refuses, with the question, and changes nothing."""
+    carls = enter(seed_match, 1, 2, 23, by="Cara")
+    change = services.last_undoable(seed_match)
+    assert services.last_undoable(seed_match, by="Ana") is None  # Ana has nothing of hers
+    with pytest.raises(services.AskFirst) as asked:
+        services.undo(seed_match, change.pk, by="Ana")
+    assert str(asked.value) == "Take back Cara's count of 23 pips in round 1?"
+    assert asked.value.change == change
+    assert row_scores(seed_match, 1)[2] == 23
+    assert seed_match.changes.count() == 1
+    undo = services.undo(seed_match, change.pk, by="Ana", confirmed=True)
+    assert (undo.undoes, undo.by, undo.new) == (change, "Ana", {"kind": "blank"})
+    assert row_scores(seed_match, 1)[2] is None
+    assert carls.entry.pk == undo.entry.pk
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "by", "question"),
+    [
+        (None, 23, "Ana", "Take back Cara's count of 23 pips in round 1? Ana entered it."),
+        (None, None, "Cara", "Take back Cara's “went out” in round 1?"),
+        (
+            23,
+            "blank",
+            "Cara",
+            "Take back the clearing of Cara's count in round 1 (it was 23 pips)?",
+        ),
+    ],
+)
+def test_the_question_says_what_is_taken_back(seed_match, first, then, by, question):
+    if first is not None:
+        enter(seed_match, 1, 2, first, by="Cara")
+    base = 1 if first is not None else 0
+    value = EntryValue(BLANK) if then == "blank" else None
+    if value is None:
+        enter(seed_match, 1, 2, then, by=by, base_version=base)
+    else:
+        services.record_entry(seed_match, 1, 2, value, base_version=base, client_id=None, by=by)
+    with pytest.raises(services.AskFirst, match=re.escape(question)):
+        services.undo(seed_match, services.last_undoable(seed_match).pk, by="Dev")
+
+
+def test_a_keeper_undoes_every_count_they_entered_in_one_tap(seed_match):
+    """A sheet kept by one phone for the whole table: what the keeper entered is theirs,
+    whoever's column it is in."""
+    for seat, pips in enumerate((20, 23, 0, 13)):
+        enter(seed_match, 1, seat, pips, by="Zoe")
+    for _ in range(4):
+        services.undo(seed_match, services.last_undoable(seed_match, by="Zoe").pk, by="Zoe")
+    assert row_scores(seed_match, 1) == [None, None, None, None]
+
+
+def test_an_undo_never_takes_back_a_count_somebody_changed_since(seed_match):
+    """Ana's own last entry is in Cara's cell, and Cara has corrected it since: Ana's Undo
+    skips it (it no longer stands), and an old button for it is refused."""
+    enter(seed_match, 1, 0, 10, by="Ana")
+    mine = enter(seed_match, 1, 2, 23, by="Ana")
+    enter(seed_match, 1, 2, 25, by="Cara", base_version=1)
+    ana_last = services.last_undoable(seed_match, by="Ana")
+    assert ana_last.describe() == "Round 1, Alice: blank → 10 pips"
+    old_button = seed_match.changes.get(entry=mine.entry, by="Ana")
+    with pytest.raises(Refused, match="Cara changed it since .“Round 1, Cara: 23 pips → 25"):
+        services.undo(seed_match, old_button.pk, by="Ana", confirmed=True)
+    assert row_scores(seed_match, 1) == [10, None, 25, None]
 
 
 # -- implausible entries are refused with a sentence --------------------------------------

@@ -76,7 +76,8 @@ def setting_value(rules: Rules, setting: str) -> str:
 
 
 class MatchForm(forms.Form):
-    """Create a match: 2 to 10 names in seat order, the set, a preset and the house rules."""
+    """Create a match: 2 to 10 names in seat order, the set, a preset and the house rules
+    that change a score (``HOUSE_RULES``); the preset gives the rules of play."""
 
     highest_double = forms.TypedChoiceField(
         label="Set",
@@ -100,14 +101,8 @@ class MatchForm(forms.Form):
     double_penalty = forms.TypedChoiceField(
         label=LABELS["double_penalty"], choices=setting_choices("double_penalty", 12), coerce=int
     )
-    doubles_must_be_covered = forms.TypedChoiceField(
-        label=LABELS["doubles_must_be_covered"], choices=ON_OFF, coerce=_on
-    )
     out_score = forms.TypedChoiceField(
         label=LABELS["out_score"], choices=setting_choices("out_score", 12), coerce=int
-    )
-    draw_before_passing = forms.TypedChoiceField(
-        label=LABELS["draw_before_passing"], choices=ON_OFF, coerce=_on
     )
     # Added after the others: a page drawn before them posts none, and gets the preset's.
     round_engines = forms.ChoiceField(

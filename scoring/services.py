@@ -26,18 +26,20 @@ from . import live, signals
 from .entries import BLANK, OUT, EntryValue, Refused, check_plausible
 from .models import NAME_LENGTH, Change, Entry, Match, Player, Round, Seat
 
-# The house rules of the score-keeper page: the settings a sheet can change mid-match.
-# The set itself is the box on the table, chosen once when the match is created.
+# The house rules a sheet asks about and can change mid-match: those that change a score
+# (what ``score``, ``totals`` and ``winners`` read, which rounds count and with which double,
+# and whether several players can go out in a round). Rules of play alone (covering doubles,
+# drawing) are not asked: the tiles are played by hand, so the sheet could not use them; a
+# preset's values for them are kept with the match. The set itself is the box on the table,
+# chosen once when the match is created.
 HOUSE_RULES = (
     "rounds",
     "round_engines",
     "double_blank_value",
     "blank_value",
     "double_penalty",
-    "doubles_must_be_covered",
     "out_score",
     "out_on_double",
-    "draw_before_passing",
     "tie_break",
     "everyone_first_turn",
 )

@@ -79,8 +79,6 @@ def ruled_match(db) -> Match:
         ("double_penalty", 25, 0, (76, 45, 7)),
         ("out_score", -10, 0, (26, 10, -3)),
         ("rounds", 1, 13, (16, 0, 7)),
-        ("doubles_must_be_covered", False, True, (26, 20, 7)),
-        ("draw_before_passing", False, True, (26, 20, 7)),
         ("blank_value", 25, 0, (76, 20, 7)),  # the 0-0's two blank halves: 50
         ("out_on_double", 50, 0, (26, 20, 7)),  # nobody went out on a double
         ("round_engines", "from_highest", "to_blank", (26, 20, 7)),

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games.engine.rules import Rules
 from scoring import services
+from scoring.entries import Refused
 from scoring.models import Match, Player
 
 from .conftest import enter, enter_seed_rounds
@@ -24,9 +25,7 @@ DEFAULT_RULES = {
     "rounds": "13",
     "double_blank_value": "0",
     "double_penalty": "0",
-    "doubles_must_be_covered": "on",
     "out_score": "0",
-    "draw_before_passing": "on",
 }
 
 
@@ -49,18 +48,47 @@ def test_the_home_page_links_to_a_new_score_sheet(client):
     assert reverse("scoring:new") in client.get("/").content.decode()
 
 
-def test_the_create_page_offers_presets_and_the_six_house_rules(client):
+SCORING_RULES = (
+    "Rounds to play",
+    "Rounds start from",
+    "Double-blank is worth",
+    "A blank half is worth",
+    "Penalty per unplayed double",
+    "The player who goes out scores",
+    "Going out on a double adds",
+    "A tie for the lowest total",
+    "Everyone has a first turn before a round can end",
+)
+# Rules of play alone: the tiles are played by hand, so a sheet has no use for them.
+PLAY_RULES = ("Doubles must be covered", "Draw before passing")
+
+
+def test_the_create_page_offers_presets_and_only_the_rules_that_change_a_score(client):
     html = client.get(reverse("scoring:new")).content.decode()
-    for label in (
-        "Rounds to play",
-        "Double-blank is worth",
-        "Penalty per unplayed double",
-        "Doubles must be covered",
-        "The player who goes out scores",
-        "Draw before passing",
-        "Chicken Foot",
-    ):
+    for label in (*SCORING_RULES, "Chicken Foot"):
         assert label in html
+    for label in PLAY_RULES:
+        assert label not in html
+
+
+def test_the_sheet_shows_only_the_rules_that_change_a_score_and_keeps_the_others(client):
+    """A sheet made when it asked about play rules keeps what was set; it shows and changes
+    only the rules that change a score, and a change of one leaves the others as set."""
+    match = services.create_match(
+        ["Ana", "Ben"], Rules(doubles_must_be_covered=False, draw_before_passing=False), by="Ana"
+    )
+    join(client, match, 0)
+    html = client.get(reverse("scoring:sheet", args=[match.code])).content.decode()
+    for label in SCORING_RULES:
+        assert f"<span>{label}</span>" in html
+    for label in PLAY_RULES:
+        assert label not in html
+    with pytest.raises(Refused, match="Only the house rules"):
+        services.change_setting(match, "doubles_must_be_covered", True, was=False, by="Ana")
+    services.change_setting(match, "double_penalty", 25, was=0, by="Ana")
+    rules = Match.objects.get(pk=match.pk).get_rules()
+    assert (rules.double_penalty, rules.doubles_must_be_covered) == (25, False)
+    assert not rules.draw_before_passing
 
 
 def test_choosing_a_preset_redraws_the_rules_as_it_sets_them(client):

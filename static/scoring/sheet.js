@@ -244,9 +244,12 @@
     form.double_blank.checked = value.kind === 'count' && value.double_blank
     form.blanks.value = value.kind === 'count' ? value.blanks || 0 : 0
     onDouble().checked = value.kind === 'out' && !!value.on_double
-    // The house rules that ask more of an entry show their field only while they count.
+    // The house rules that ask more of an entry show their field only while they count
+    // (or while the cell holds something in it, so a save never drops it unseen).
     var rules = document.getElementById('settings').dataset
-    editor.querySelector('.blank-halves').hidden = rules.blankValue === '0' && !form.blanks.value
+    editor.querySelector('.doubles-held').hidden = rules.doublePenalty === '0' && !+form.doubles.value
+    editor.querySelector('.double-blank-held').hidden = rules.doubleBlank === '0' && !form.double_blank.checked
+    editor.querySelector('.blank-halves').hidden = rules.blankValue === '0' && !+form.blanks.value
     editor.querySelector('.on-double').hidden = rules.outOnDouble === '0' && !onDouble().checked
     var held = (value.tiles || []).map(function (t) { return t[0] + '-' + t[1] })
     var engine = cell.dataset.double + '-' + cell.dataset.double
@@ -383,7 +386,10 @@
       event.preventDefault()
       var form = event.target
       var pips = form.pips.value.trim()
-      var doubles = form.doubles.value.trim() || '0'
+      // Doubles not asked about count only as the double-blank, where that is asked.
+      var doubles = editor.querySelector('.doubles-held').hidden
+        ? (form.double_blank.checked ? '1' : '0')
+        : form.doubles.value.trim() || '0'
       var blanks = form.blanks.value.trim() || '0'
       if (!/^\d+$/.test(pips) || !/^\d+$/.test(doubles) || !/^\d+$/.test(blanks)) {
         field('error').textContent = 'Type the pips left in hand as a whole number, 0 or more.'

@@ -112,14 +112,19 @@ def test_two_phones_enter_the_seed_rounds_and_both_follow_live(asgi_server, phon
 
 
 def test_a_settings_change_recalculates_both_phones(asgi_server, phone):
+    """The count editor asks about doubles and the double-blank only while the house rules
+    give them a value; a rule changed on one phone recalculates both."""
     ana, ben = phone().new_page(), phone().new_page()
     link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
     join(ben, link, "Ben")
-    cell(ana, 1, 0).click()
     editor = ana.locator("#editor")
+    doubles = editor.get_by_label("Doubles held")
+    double_blank = editor.get_by_label("The double-blank is in the hand")
+    cell(ana, 1, 0).click()
+    expect(editor.get_by_label("Pips left in hand")).to_be_visible()
+    for question in (doubles, double_blank, editor.get_by_label("Blank halves on the other tiles")):
+        expect(question).to_be_hidden()
     editor.get_by_label("Pips left in hand").fill("30")
-    editor.get_by_label("Doubles held").fill("2")
-    editor.get_by_label("The double-blank is one of them").check()
     editor.get_by_role("button", name="Save count").click()
     went_out(ben, 1, 1)
     enter_pips(ben, 1, 2, 7)
@@ -128,17 +133,25 @@ def test_a_settings_change_recalculates_both_phones(asgi_server, phone):
     ana.get_by_text("House rules").click()
     ana.get_by_label("Double-blank is worth").select_option("50")
     for page in (ana, ben):
-        expect_totals(page, [80, 0, 7])
         expect(page.locator("#activity")).to_contain_text(
             "Double-blank is worth 50, changed by Ana"
         )
+    cell(ana, 1, 0).click()
+    expect(doubles).to_be_hidden()
+    double_blank.check()
+    editor.get_by_role("button", name="Save count").click()
+    for page in (ana, ben):
+        expect_totals(page, [80, 0, 7])
 
     ben.get_by_text("House rules").click()
     ben.get_by_label("The player who goes out scores").select_option("-10")
     ben.get_by_label("Penalty per unplayed double").select_option("25")
     for page in (ana, ben):
-        expect_totals(page, [130, -10, 7])
+        expect_totals(page, [105, -10, 7])  # the double-blank is a double
         expect(page.get_by_label("Penalty per unplayed double")).to_have_value("25")
+    cell(ana, 1, 0).click()
+    expect(doubles).to_have_value("1")
+    editor.get_by_role("button", name="Close").click()
 
     # Undo, one tap on the phone that changed it: the penalty goes back to none, on both.
     ben.get_by_role("button", name=re.compile("^Undo: Penalty per unplayed double: 25")).click()
@@ -347,6 +360,20 @@ def test_blank_halves_and_going_out_on_a_double_recalculate_both_phones(asgi_ser
     ana, ben = phone().new_page(), phone().new_page()
     link = create_match(ana, asgi_server.url, ["Ana", "Ben", "Cy"])
     join(ben, link, "Ben")
+    # The picker's running total stays in sight, beside Save tiles, as tiles are tapped.
+    cell(ana, 1, 0).click()
+    picker = ana.locator("#editor .picker")
+    picker.get_by_text("Or tap the tiles you hold").click()
+    picker.get_by_role("button", name="12-11", exact=True).click()
+    total, save = picker.locator(".picker-sum"), picker.get_by_role("button", name="Save tiles")
+    expect(total).to_have_text("1 tile: 23 pips, 0 doubles.")
+    for shown in (total, save):
+        expect(shown).to_be_in_viewport()
+    total_box, save_box = total.bounding_box(), save.bounding_box()
+    assert total_box["y"] < save_box["y"] + save_box["height"]  # one row
+    assert save_box["y"] < total_box["y"] + total_box["height"]
+    picker.get_by_role("button", name="12-11", exact=True).click()
+    ana.locator("#editor").get_by_role("button", name="Close").click()
     pick_tiles(ana, 1, 0, ["6-0", "5-4"])  # 15 pips, one blank half
     cell(ben, 1, 1).click()
     editor = ben.locator("#editor")

@@ -297,10 +297,12 @@
     var tiles = picked()
     var pips = tiles.reduce(function (sum, t) { return sum + t[0] + t[1] }, 0)
     var doubles = tiles.filter(function (t) { return t[0] === t[1] }).length
+    // Doubles are counted aloud only where the house rules give them a penalty.
+    var counted = document.getElementById('settings').dataset.doublePenalty !== '0'
     field('picked').textContent = tiles.length === 0
       ? 'No tiles picked.'
-      : tiles.length + (tiles.length === 1 ? ' tile: ' : ' tiles: ') + pips + ' pips, ' +
-        doubles + (doubles === 1 ? ' double.' : ' doubles.')
+      : tiles.length + (tiles.length === 1 ? ' tile: ' : ' tiles: ') + pips + ' pips' +
+        (counted ? ', ' + doubles + (doubles === 1 ? ' double.' : ' doubles.') : '.')
   }
 
   // With a connection, the editor stays open until the server answers, so an entry it

@@ -242,7 +242,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic gathers the files, and where whitenoise serves them from with DEBUG=0.
+STATIC_ROOT = Path(ENV.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Production serves content-hashed, compressed files with a long cache, so a release never
 # mixes new JS with old CSS on a phone. DEBUG (and the tests) use plain files: no manifest

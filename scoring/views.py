@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -222,7 +223,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     production: a release gets a fresh cache and the old one is dropped."""
     files = [static(name) for name in OFFLINE_FILES]
     version = hashlib.sha256(" ".join(files).encode()).hexdigest()[:12]
-    context = {"files": files, "cache": f"score-sheet-{version}", "static_url": static("")}
+    # STATIC_URL, the prefix of every static file's URL. static("") gives it in development
+    # only: with DEBUG=0 the storage looks each name up in its manifest, which has no "".
+    context = {"files": files, "cache": f"score-sheet-{version}", "static_url": settings.STATIC_URL}
     return render(request, "scoring/sw.js", context, content_type="text/javascript")
 
 

@@ -7,7 +7,8 @@ import secrets
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 logger = logging.getLogger(__name__)
@@ -61,3 +62,18 @@ async def healthz(request):
             results[name] = "ok"
     healthy = all(result == "ok" for result in results.values())
     return JsonResponse(results, status=200 if healthy else 503)
+
+
+# What a link was for, by its first segment (games, scoring and crews URLs): a table's,
+# a score sheet's (the join link or the TV's) or a crew's link carries a code.
+LINKED = {"t": "table", "s": "score sheet", "w": "score sheet", "c": "crew"}
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 page (handler404). A dead link is most often a table's, sheet's or
+    crew's link mistyped or cut short, so the page says which thing the link was for when
+    it has the shape of one (its route resolved, and the code matched nothing); then it
+    offers to start a table or a sheet instead."""
+    segment = request.path.strip("/").split("/")[0]
+    missing = LINKED.get(segment) if request.resolver_match is not None else None
+    return render(request, "404.html", {"missing": missing}, status=404)

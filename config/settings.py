@@ -246,8 +246,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(ENV.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Production serves content-hashed, compressed files with a long cache, so a release never
-# mixes new JS with old CSS on a phone. DEBUG (and the tests) use plain files: no manifest
-# means no collectstatic step before `make run` or `make test`.
+# mixes new JS with old CSS on a phone. DEBUG uses plain files: no manifest means no
+# collectstatic step before `make run`. The tests do too, but for tests/production/release,
+# which collects the files into a folder of its own and serves every page as production does.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -44,6 +44,7 @@ def test_a_sheet_reloaded_offline_shows_the_sheet(phone, release):
         page.get_by_label(f"Player {number}", exact=True).fill(name)
     page.get_by_role("button", name="Start the score sheet").click()
     expect(page.get_by_text("You are Ana")).to_be_visible()
+    expect(page.locator("#live")).to_have_attribute("data-connection", "open")  # the socket
     # The worker has installed, taken the page and kept a copy of it (sheet.js marks it).
     expect(page.locator("#live")).to_have_attribute("data-offline", "ready")
 

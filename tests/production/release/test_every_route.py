@@ -103,17 +103,19 @@ def world(settings) -> World:
 
 
 @pytest.fixture
-def clients(world) -> dict[str, Client]:
+def clients(production_mode, world) -> dict[str, Client]:
     """A visitor; a player who hosts the three tables (through their seats' rejoin links),
-    sits at the sheet and founded the crew (their phone's device token); a superuser."""
+    sits at the sheet and founded the crew (their phone's device token); a superuser. Each
+    client sets up its middleware at its first request, so after ``production_mode``."""
     player = Client(raise_request_exception=False)
     session = player.session
     session["device"] = world.founder.device
     session.save()
-    player.post(reverse("scoring:join", args=[world.sheet.code]), {"seat": "0"})
+    joined = player.post(reverse("scoring:join", args=[world.sheet.code]), {"seat": "0"})
+    assert joined.status_code == 302
     for table in (world.lobby, world.at_play, world.finished):
         host = table.seats.get(position=0)
-        player.get(reverse("games:rejoin", args=[table.code, host.token]))
+        assert player.get(reverse("games:rejoin", args=[table.code, host.token])).status_code == 302
     staff = Client(raise_request_exception=False)
     staff.force_login(get_user_model().objects.create_superuser("staff", password="x-1234-y"))
     return {VISITOR: Client(raise_request_exception=False), PLAYER: player, STAFF: staff}
@@ -217,7 +219,7 @@ def admin_visits(w: World) -> list[Visit]:
     return visits
 
 
-def test_every_route_answers_as_the_release_serves_it(production_mode, world, clients):
+def test_every_route_answers_as_the_release_serves_it(world, clients):
     visits = site_visits(world) + admin_visits(world)
     routes = every_route()
     swept = {resolve(urlsplit(visit.url).path).route for visit in visits}

@@ -17,7 +17,8 @@ from pathlib import Path
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-# Variables of a developer's or CI's shell that would make the release something else.
+# Variables of a developer's or CI's shell (or set by the browser tests' conftest) that
+# would make the release something else.
 PROJECT_VARIABLES = (
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "SECURE_COOKIES",
     "HSTS_SECONDS", "BEHIND_PROXY", "STATIC_ROOT", "DJANGO_ALLOW_ASYNC_UNSAFE",

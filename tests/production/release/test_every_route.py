@@ -154,7 +154,7 @@ def site_visits(w: World) -> list[Visit]:
         *both("/c/new/", 200),
         *both(f"{c}/", 200),
         *both(f"{c}/live/", 404, 200),
-        *(visit for action in ("join", "leave", "season")
+        *(visit for action in ("join", "leave", "season", "members")
           for visit in both(f"{c}/{action}/", 405)),
         *both(f"{c}/claims/{w.founder.pk}/", 405),
         *both(f"{c}/sheet/", 404, 200),

@@ -18,7 +18,7 @@ from typing import Any
 
 from django import forms
 
-from games.bots import LEVELS
+from games.bots import LEVELS, PLAYS_LIKE
 from games.engine import Action
 from games.engine.actions import DRAW, END_TURN, PASS, PLACE_ENGINE, PLAY
 from games.engine.rules import (
@@ -47,7 +47,8 @@ from games.engine.tiles import SUPPORTED_SETS
 
 from .models import NAME_LENGTH
 
-# The rules form in the groups a host thinks in. The first is open; the others fold away.
+# The rules form in the groups a host thinks in, all folded under "House rules" (the standard
+# game needs none of them); inside it, the first group is open and the others fold away.
 RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "The set and the deal",
@@ -164,7 +165,21 @@ class TableForm(forms.Form):
         choices=[(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
         coerce=int,
         initial="4",
-        help_text="People and bots together; empty seats are closed up at the start.",
+        help_text="People and bots together; empty seats are closed up at the start, "
+        "unless bots fill them.",
+    )
+    fill_seats = forms.BooleanField(
+        label="Fill empty seats with bots",
+        required=False,
+        help_text="When you start the match, a bot sits in every seat nobody has taken. "
+        "Until then, friends with the link can still take them.",
+    )
+    fill_level = forms.ChoiceField(
+        label="The bots that fill them",
+        choices=[(level, f"{level.title()}: {PLAYS_LIKE[level]}") for level in LEVELS],
+        initial="greedy",
+        required=False,
+        widget=forms.RadioSelect,
     )
     preset = forms.ChoiceField(
         label="Start from",
@@ -286,7 +301,13 @@ class TableForm(forms.Form):
             setting: "" if value is None else value for setting, value in rules.to_dict().items()
         }
         initial["draw_on_first_turn"] = "on" if rules.draw_on_first_turn else "off"
-        return {**initial, "preset": preset_name, "host_name": host_name, "seat_count": 4}
+        return {
+            **initial,
+            "preset": preset_name,
+            "host_name": host_name,
+            "seat_count": 4,
+            "fill_level": "greedy",
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -302,6 +323,16 @@ class TableForm(forms.Form):
             for index, (title, names) in enumerate(RULE_GROUPS)
             for fields in [[self[name] for name in names]]
         ]
+
+    def house_rules_open(self) -> bool:
+        """Whether "House rules" opens: to show an error in it, or a table that is not the
+        standard game (another preset was chosen). The standard game opens it folded."""
+        if any(self[name].errors for name in RULE_FIELDS):
+            return True
+        return self.is_bound and str(self["preset"].value() or "standard") != "standard"
+
+    def preset_name(self) -> str:
+        return PRESET_NAMES.get(str(self["preset"].value()), PRESET_NAMES["standard"])
 
     def preset_description(self) -> str:
         return PRESET_DESCRIPTIONS.get(str(self["preset"].value()), "")
@@ -326,6 +357,10 @@ class TableForm(forms.Form):
             self.add_error(field if field in self.fields else None, f"{label}: {error.reason}")
             return data
         data["rules"] = rules
+        if not data["fill_seats"]:
+            data["fill_level"] = ""
+        elif data["fill_level"] not in LEVELS:
+            self.add_error("fill_level", "Choose which bots fill the empty seats.")
         return data
 
 

@@ -111,6 +111,14 @@ class Table(models.Model):
         help_text="The finished match this one plays again, with the same people and rules: "
         "its link leads here, and its move log and score sheet stay as they were.",
     )
+    fill_level = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[(b, b.title()) for b in LEVELS],
+        help_text="The bots that take the seats still free when the host starts (blank: the "
+        "free seats are closed up). Chosen when the table opens; until the start, friends can "
+        "still take those seats.",
+    )
     imported = models.BooleanField(
         default=False,
         help_text="Ticked for a table opened from a game record (a bug report, an export) "

@@ -147,7 +147,16 @@ def snapshot(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     }
 
 
-TABLE_SHOWN = ("id", "code", "status", "seat_count", "version", "revision", "match_id")
+TABLE_SHOWN = (
+    "id",
+    "code",
+    "status",
+    "seat_count",
+    "fill_level",
+    "version",
+    "revision",
+    "match_id",
+)
 SEAT_SHOWN = (
     "id",
     "position",

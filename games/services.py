@@ -92,17 +92,28 @@ def due(code: str) -> Outcome | None:
 
 
 def create_table(
-    rules: Rules, seat_count: int, host_name: str, crew: Crew | None = None
+    rules: Rules,
+    seat_count: int,
+    host_name: str,
+    crew: Crew | None = None,
+    *,
+    fill_level: str = "",
 ) -> tuple[Table, TableSeat]:
     """A table in its lobby, with the host in the first seat; for ``crew``, its match
-    counts for the crew and a member's name at it seats that member."""
+    counts for the crew and a member's name at it seats that member. With ``fill_level``,
+    bots of that level take the seats still free at the start: not now, so that friends
+    following the link still find them free."""
     try:
         rules.hand_size_for(seat_count)
     except RulesError as error:
         raise Refused(str(error)) from None
+    if fill_level and fill_level not in LEVELS:
+        raise Refused(f"There is no {fill_level!r} bot: choose {', '.join(LEVELS)}.")
     name = _clean_name(host_name)
     with transaction.atomic():
-        table = Table.objects.create(rules=rules.to_dict(), seat_count=seat_count, crew=crew)
+        table = Table.objects.create(
+            rules=rules.to_dict(), seat_count=seat_count, crew=crew, fill_level=fill_level
+        )
         seat = TableSeat.objects.create(table=table, position=0, name=name)
     return table, seat
 
@@ -134,17 +145,18 @@ def add_bot(code: str, host_token: str, level: str, position: int | None = None)
         table, seats = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
-        taken = {s.name for s in seats}
-        name = next(n for n in (f"{level.title()} bot {i}" for i in range(1, 12)) if n not in taken)
-        seat = TableSeat.objects.create(
-            table=table,
-            position=_free(table, seats, position),
-            name=name,
-            kind=TableSeat.Kind.BOT,
-            bot_level=level,
-        )
+        seat = _seat_bot(table, seats, level, _free(table, seats, position))
         _announce(table)
     return seat
+
+
+def _seat_bot(table: Table, seats: list[TableSeat], level: str, position: int) -> TableSeat:
+    """A bot of ``level`` in the free seat ``position``, named apart from the others."""
+    taken = {s.name for s in seats}
+    name = next(n for n in (f"{level.title()} bot {i}" for i in range(1, 12)) if n not in taken)
+    return TableSeat.objects.create(
+        table=table, position=position, name=name, kind=TableSeat.Kind.BOT, bot_level=level
+    )
 
 
 def remove_seat(code: str, host_token: str, position: int) -> None:
@@ -162,11 +174,16 @@ def remove_seat(code: str, host_token: str, position: int) -> None:
 
 
 def start(code: str, host_token: str) -> Outcome:
-    """Deal round 1: the seats close up in order and the match's score sheet is opened."""
+    """Deal round 1: bots take the free seats if the host chose so when opening the table,
+    else the seats close up in order; the match's score sheet is opened."""
     with transaction.atomic():
         table, seats = _locked(code)
         _host(table, host_token)
         _in_lobby(table)
+        if table.fill_level:  # the host chose bots for the seats nobody took
+            for position in sorted(set(range(table.seat_count)) - {s.position for s in seats}):
+                seats.append(_seat_bot(table, seats, table.fill_level, position))
+            seats.sort(key=lambda seat: seat.position)
         if len(seats) < 2:
             raise Refused("A match needs at least two players: invite a friend or add a bot.")
         rules = table.get_rules()
@@ -604,6 +621,7 @@ def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:
         seat_count=finished.seat_count,
         host_token=finished.host_token,
         rematch_of=finished,
+        fill_level=finished.fill_level,
     )
     TableSeat.objects.bulk_create(
         TableSeat(

@@ -48,6 +48,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                     data["seat_count"],
                     member.name if member else data["host_name"],
                     crew=crew,
+                    fill_level=data["fill_level"],
                 )
             except services.Refused as refused:
                 form.add_error(None, str(refused))
@@ -157,10 +158,12 @@ def _rules_in_words(rules: Rules) -> list[tuple[str, list[str]]]:
 
 @require_GET
 def new_table_rules(request: HttpRequest) -> HttpResponse:
-    """The rules fields again, as the chosen preset sets them (htmx swaps them in)."""
+    """The rules fields again, as the chosen preset sets them (htmx swaps them in), with
+    "House rules" open: the preset was chosen in it."""
     chosen = request.GET.get("preset", "standard")
     form = TableForm(initial=TableForm.initial_for(chosen))
-    return render(request, "games/partials/rules_fields.html", {"form": form})
+    context = {"form": form, "house_rules_open": True}
+    return render(request, "games/partials/rules_fields.html", context)
 
 
 @never_cache

@@ -33,6 +33,15 @@ Bot = Callable[[SeatView], Action]
 POLICIES = ("random", "greedy", "strategic")
 LEVELS = (*POLICIES, "expert")
 
+# What each level plays like, in one line, for a host choosing bots (the new-table form, the
+# lobby): kept here, beside the levels, so a new level cannot come without its sentence.
+PLAYS_LIKE: dict[str, str] = {
+    "random": "Plays any tile it may, picked at random: the easiest to beat.",
+    "greedy": "Gets rid of its heaviest tile first, with no plan beyond that turn.",
+    "strategic": "Lays the longest line it can first and keeps a spare for its own train.",
+    "expert": "Plays each choice out over many guessed deals before it moves: the hardest.",
+}
+
 
 def make_bot(level: str, seed: int | str = 0, budget: float = BUDGET) -> Bot:
     """A fresh bot of ``level``; ``seed`` drives the random bot's and the expert's choices,
@@ -56,6 +65,7 @@ def decide(level: str, view: SeatView, seed: int | str = 0, budget: float = BUDG
 
 __all__ = [
     "LEVELS",
+    "PLAYS_LIKE",
     "POLICIES",
     "Bot",
     "ExpertBot",

@@ -78,6 +78,7 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     ana.get_by_role("link", name="Online table for the crew").click()
     expect(ana.get_by_label("Your name", exact=True)).to_have_value("Ana")
     ana.get_by_label("Seats", exact=True).select_option("3")
+    ana.get_by_text("House rules", exact=True).click()
     ana.get_by_label("Set", exact=True).select_option("6")
     ana.get_by_label("Rounds to play", exact=True).fill("1")
     ana.get_by_role("button", name="Open the table").click()

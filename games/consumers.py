@@ -89,9 +89,9 @@ class TableConsumer(GuardedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.push(with_sheet=True)
         after(self.code, due)  # what a restarted server left waiting: bots, a countdown
-        rematch = await read(screens.rematch_code)(self.code)
+        rematch = await read(screens.rematch)(self.code)
         if rematch:  # the match was played again while this page was away
-            await self.table_moved({"code": rematch})
+            await self.table_moved(rematch)
 
     async def release(self) -> None:
         if self.group:
@@ -173,10 +173,10 @@ class TableConsumer(GuardedConsumer):
             after(self.code, await read(services.due)(self.code))
 
     async def table_moved(self, event: dict[str, Any]) -> None:
-        """The finished match is being played again at a new table: the page goes there
-        (the finished table's link leads there too)."""
+        """The finished match is being played again at a new table, opened by ``by``: the
+        page offers the way there (the finished table's link leads there too)."""
         url = reverse("games:table", args=[event["code"]])
-        await self._send({"type": "moved", "url": url})
+        await self._send({"type": "moved", "url": url, "by": event["by"]})
 
     async def seat_replaced(self, event: dict[str, Any]) -> None:
         """The seat was opened on another screen: this one stops, and says why."""

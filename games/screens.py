@@ -109,14 +109,18 @@ def revision(code: str) -> int | None:
     return Table.objects.filter(code=code).values_list("revision", flat=True).first()
 
 
-def rematch_code(code: str) -> str | None:
-    """The code of the newest match played again from the finished one at ``code``, if any:
-    where a socket of the finished table sends its page."""
+def rematch(code: str) -> dict[str, str] | None:
+    """The newest match played again from the finished one at ``code``, if any: its code,
+    and who opened it (the first to take a seat there, in the same transaction), for a
+    socket of the finished table to tell its page."""
     found = Table.objects.filter(code=code, status=Table.Status.FINISHED).first()
     if found is None:
         return None
     newest = found.newest()
-    return newest.code if newest != found else None
+    if newest == found:
+        return None
+    opener = newest.seats.filter(kind=TableSeat.Kind.HUMAN).order_by("pk").first()
+    return {"code": newest.code, "by": opener.name if opener else ""}
 
 
 def previous_match(table: Table, token: str | None) -> dict[str, Any] | None:

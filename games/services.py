@@ -586,7 +586,7 @@ def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
             raise Refused("The match at this table is not over: play again once it has ended.")
         rematch = Table.objects.select_for_update().filter(rematch_of=table).first()
         if rematch is None:
-            rematch = _open_rematch(table, seats)
+            rematch = _open_rematch(table, seats, opened_by=seat.name)
         if rematch.status != Table.Status.LOBBY:
             raise Refused("The next match has started without you: you can watch it.")
         taken = list(rematch.seats.all())
@@ -613,9 +613,10 @@ def _host_awaited(table: Table, seats: list[TableSeat]) -> bool:
     return host is not None and all(people.key(s.name) != people.key(host.name) for s in seats)
 
 
-def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:
+def _open_rematch(finished: Table, seats: list[TableSeat], *, opened_by: str) -> Table:
     """The next match's table, in its lobby with the finished match's bots seated again,
-    and the finished table's sockets told to go there once it is committed."""
+    and the finished table's sockets told, once it is committed, where it is and who
+    opened it (their pages offer the way there)."""
     rematch = Table.objects.create(
         rules=finished.rules,
         seat_count=finished.seat_count,
@@ -634,7 +635,8 @@ def _open_rematch(finished: Table, seats: list[TableSeat]) -> Table:
         for s in seats
         if s.is_bot
     )
-    _tell_group(finished.group_name, {"type": "table.moved", "code": rematch.code})
+    moved = {"type": "table.moved", "code": rematch.code, "by": opened_by}
+    _tell_group(finished.group_name, moved)
     return rematch
 
 

@@ -126,10 +126,54 @@
     } else if (message.type === 'seat_granted' || message.type === 'seat_refused') {
       answered(message)
     } else if (message.type === 'moved' && !leaving) { // the match is played again at a new table
-      stopped = true
-      window.location.replace(message.url)
+      rematched(message)
     }
   }
+
+  // The match is being played again at a new table. The people here may still be reading
+  // its results, so the page stays and says so over the top bar, with the way there: a
+  // player takes their seat through the end card's own Play again form, which leaves for
+  // the new table once the seat is theirs; a spectator follows the link.
+  function rematched (message) {
+    var notice = document.getElementById('table-rematch')
+    if (notice && notice.dataset.url === message.url) return // said already (a reconnect)
+    if (!notice) {
+      notice = document.createElement('p')
+      notice.id = 'table-rematch'
+      notice.className = 'table-rematch'
+      notice.setAttribute('role', 'status')
+      root.prepend(notice)
+    }
+    notice.dataset.url = message.url
+    var seated = !!root.querySelector('form[data-again]')
+    var who = message.by || 'Somebody'
+    notice.textContent = who + ' started a new match' + (seated ? ': take your seat.' : '.')
+    var go
+    if (seated) {
+      go = document.createElement('button')
+      go.type = 'button'
+      go.textContent = 'Take your seat'
+      go.addEventListener('click', function () {
+        var again = root.querySelector('form[data-again]') // the card may have been redrawn
+        if (again) again.requestSubmit()
+      })
+    } else {
+      go = document.createElement('a')
+      go.href = message.url
+      go.textContent = 'Watch the new match'
+    }
+    go.className = 'button small'
+    notice.append(' ', go)
+    root.classList.add('is-rematched')
+    fitRematch()
+  }
+
+  // The end card starts below the notice, however many lines it wraps to.
+  function fitRematch () {
+    var notice = document.getElementById('table-rematch')
+    if (notice) root.style.setProperty('--rematch-height', notice.offsetHeight + 'px')
+  }
+  window.addEventListener('resize', fitRematch)
 
   function show (message) {
     if ((message.status === 'lobby') !== (root.dataset.status === 'lobby')) {

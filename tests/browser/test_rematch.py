@@ -1,7 +1,8 @@
-"""Playing again in Chromium: Ana, Ben and a bot play a one-round match to its end; both
-people press Play again, the bot's seat is filled again, and the next match starts at the
-same link, while the finished match's score sheet stays a click away (against daphne, so
-the socket that sends the pages on is the real one)."""
+"""Playing again in Chromium: Ana, Ben and a bot play a one-round match to its end; the host
+presses Play again and Ben, still reading the results, is told and takes his seat; the
+bot's seat is filled again, and the next match starts, reached from the finished match's
+link too, while its score sheet stays a click away (against daphne, so the socket that
+tells the pages is the real one)."""
 
 from __future__ import annotations
 
@@ -41,17 +42,28 @@ def test_two_people_and_a_bot_play_again_at_the_same_link(asgi_server, browser, 
             ana.wait_for_timeout(100)
     totals = ana.locator("#table-sheet tfoot td").all_inner_texts()
 
-    # Ben presses first: the next match opens with the bot seated again, and Ana's page,
-    # still on the finished table, is sent there and offers her seat.
-    ben.locator("#table-round").get_by_role("button", name="Play again").click()
-    expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
+    # Ana, the host, presses first: her page goes to the next match's lobby, with the bot
+    # seated again. Ben's page stays on the finished match, its results as they were, and
+    # says who started the next one, over the top bar and clear of the end card.
+    card = ben.locator("#table-round")
+    results = card.locator(".results tr").all_text_contents()
+    expect(card).to_contain_text("at a new link that this table's link leads to as well")
+    ana.locator("#table-round").get_by_role("button", name="Play again").click()
+    expect(ana.locator(".place--me")).to_contain_text("Ana (you)")
     rematch = Table.objects.using(server_db).get(rematch_of__code=code)
     next_link = f"{asgi_server.url}/t/{rematch.code}/"
     expect(ana).to_have_url(next_link)
     expect(ana.locator("#table-lobby")).to_contain_text("Greedy bot 1")
-    ana.get_by_role("button", name="Play again as Ana").click()
-    expect(ana.locator(".place--me")).to_contain_text("Ana (you)")
-    expect(ben.locator("#table-lobby")).to_contain_text("Ana")  # live, on Ben's screen
+    notice = ben.locator("#table-rematch")
+    expect(notice).to_have_text("Ana started a new match: take your seat. Take your seat")
+    expect(ben).to_have_url(link)
+    expect(card).to_be_visible()
+    expect(card.locator(".results tr")).to_have_text(results)
+    assert card.bounding_box()["y"] >= notice.bounding_box()["y"] + notice.bounding_box()["height"]
+    notice.get_by_role("button", name="Take your seat").click()
+    expect(ben).to_have_url(next_link)
+    expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
+    expect(ana.locator("#table-lobby")).to_contain_text("Ben")  # live, on Ana's screen
 
     ana.goto(link)  # the same link leads to the next match, with the host's controls
     expect(ana).to_have_url(next_link)

@@ -239,7 +239,7 @@ async def test_the_finished_tables_sockets_are_sent_to_the_next_match():
     await watcher.connect()
 
     rematch, _ = await database_sync_to_async(services.play_again)(finished.code, tokens["Ben"])
-    moved = {"type": "moved", "url": f"/t/{rematch.code}/"}
+    moved = {"type": "moved", "url": f"/t/{rematch.code}/", "by": "Ben"}  # Ben opened it
     assert await ana.next_message() == moved
     assert await watcher.next_message() == moved
     # The next to play again joins the rematch: the finished table's sockets hear no more.

@@ -41,8 +41,8 @@ def test_the_form_plays_the_standard_game_with_the_set_and_the_deal_folded_in_ho
 def test_posting_the_form_untouched_opens_a_table_of_the_standard_game():
     host = Client()
     page = host.get("/t/new/").text
-    # What a browser posts of the page as drawn: each select's chosen option, each ticked
-    # box and radio (the name and the seats typed in).
+    # What a browser posts of the page as drawn, with only the name typed in: each select's
+    # chosen option, each ticked box and radio.
     posted = {"host_name": "Ana"}
     for name, value in re.findall(
         r'<select name="(\w+)"[^>]*>(?:(?!</select>).)*?<option value="([^"]*)" selected>',
@@ -140,8 +140,7 @@ def test_a_rematch_fills_its_empty_seats_as_the_match_before_did():
     table, ana = services.create_table(
         Rules(highest_double=6, rounds=1), 3, "Ana", fill_level="random"
     )
-    services.start(table.code, table.host_token)
-    table.refresh_from_db()
+    services.start(table.code, table.host_token)  # the host and two random bots
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     rematch, _ = services.play_again(table.code, ana.token)
     assert rematch.fill_level == "random"

@@ -30,6 +30,7 @@ from scoring.services import compute_sheet
 
 from .models import Table, TableSeat, answerers, kept, kept_game, seated
 
+NEARLY_OUT = 2  # a lane marks its owner holding this many tiles or fewer
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
 SHARED = "games/regions/shared.html"  # the regions every seat sees alike
 PLAYERS = "games/regions/players.html"
@@ -377,7 +378,7 @@ def _board(
             for tile in row["tiles"]
             if tile["last_by"] is not None
         )
-        key = ("lane", lane["index"], lane["title"], lane["train"], marks)
+        key = ("lane", lane["index"], lane["title"], lane["hand"], lane["train"], marks)
         lane["html"] = table.drawn_whole(key, partial(render_to_string, LANE, {"lane": lane}))
     return lanes
 
@@ -388,7 +389,8 @@ def _lanes(
     """The trains in table order (seats', then public); every seat gets the same board, and
     the page's script puts the seat's own train first and lights its slots. The tiles laid
     in each seat's last move (``moves``) are marked with the seat, for the page to drop the
-    mark from its own."""
+    mark from its own. A seat's lane says how many tiles its owner holds, apart from the
+    train's length, and marks an owner about to go out, where everyone looks."""
     laid_by = {tuple(sorted(tile)): move.seat for move in moves for tile in move.tiles}
     lanes = []
     for index, train in enumerate(view.trains):
@@ -406,7 +408,17 @@ def _lanes(
             }
             for end, branch in enumerate(train.branches)
         ]
-        lanes.append({"index": index, "title": title, "train": train, "rows": rows})
+        hand = view.hand_sizes[owner] if owner is not None else None
+        lanes.append(
+            {
+                "index": index,
+                "title": title,
+                "hand": hand,
+                "nearly_out": hand is not None and 0 < hand <= NEARLY_OUT,
+                "train": train,
+                "rows": rows,
+            }
+        )
     return lanes
 
 

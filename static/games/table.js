@@ -6,7 +6,8 @@
 // the version it shows. It lights only the targets the server listed on each hand tile
 // (data-targets), so it never decides a rule, with one exception kept deliberately small:
 // a first-turn line in the standard game is built here tile by tile, where each next tile
-// has only to match the line's open end, and sent at once as one `line` message.
+// has only to match the line's open end, and sent as one `line` message when the player
+// presses its button ("Play these 3 tiles"), never by itself: Take back works until then.
 (function () {
   'use strict'
 
@@ -379,10 +380,6 @@
     line.plays.push({ tile: tile, touching: touching, open: other })
     line.open = other
     drawLine()
-    var more = Array.prototype.some.call(document.querySelectorAll('.tile--hand'), function (b) {
-      return targets(b).length > 0
-    })
-    if (!more) sendLine()
   }
 
   function sendLine () {
@@ -451,7 +448,15 @@
       })
       slot.textContent = line.open
       slot.parentNode.scrollLeft = slot.parentNode.scrollWidth
-      status('Your line: ' + line.plays.length + ' tile' + (line.plays.length === 1 ? '' : 's') + '. Add a tile with a ' + line.open + ', or press Done.')
+      var count = line.plays.length
+      var send = count === 1 ? 'Play this tile' : 'Play these ' + count + ' tiles'
+      if (done) done.textContent = send
+      var more = Array.prototype.some.call(document.querySelectorAll('.tile--hand'), function (b) {
+        return !b.hidden && numbers(b.dataset.tile).indexOf(line.open) >= 0
+      })
+      status('Your line: ' + count + ' tile' + (count === 1 ? '' : 's') + '. ' + (more
+        ? 'Add a tile with a ' + line.open + ', or press ' + send + '.'
+        : 'No other tile has a ' + line.open + ': press ' + send + ', or Take back.'))
     }
     if (done) done.hidden = !line
     if (undo) undo.hidden = !line

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Table
-from tests.browser.test_table import LAPTOP, click, create_table, until_live
+from tests.browser.test_table import LAPTOP, PLAY_LINE, click, create_table, until_live
 
 pytestmark = pytest.mark.browser
 
@@ -44,14 +44,14 @@ def start_against_a_bot(page: Page, url: str, server_db: str) -> str:
 
 
 def play_one_move(page: Page) -> None:
-    """On this seat's turn, lay a lit tile (a first turn's line ends with Done), else press
-    the one button the status line offers."""
+    """On this seat's turn, lay a lit tile (a first turn's line is sent by its button, "Play
+    this tile"), else press the one button the status line offers."""
     expect(page.locator("#table-dock.dock--mine")).to_be_visible()
     tile = page.locator(".tile--hand.tile--playable:not([hidden])")
     if tile.count():
         assert click(tile.first) and click(page.locator(".slot--lit").first)
-        done = page.locator("#table-dock").get_by_role("button", name="Done", exact=True)
-        if done.is_visible():
+        done = page.locator("#table-dock").get_by_role("button", name=PLAY_LINE)
+        if done.count() and done.is_visible():
             done.click()
         return
     for name in ("Draw", "Pass", "Place the engine"):

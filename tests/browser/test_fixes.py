@@ -196,13 +196,21 @@ def pick_a_playable_tile(page: Page) -> None:
 def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     asgi_server, phone, server_db
 ):
+    """A first-turn line is laid in the page and sent only by its button, which counts its
+    tiles (issue 36): a line that uses up every tile that fits waits for it, and Take back
+    works until then, across reloads."""
     ana = phone().new_page()
-    open_table_with_bots(ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
+    code = open_table_with_bots(
+        ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL
+    )
     dock = ana.locator("#table-dock[data-build-line]")
     expect(dock).to_have_class(re.compile("dock--mine"))  # Ana's first turn: a line
+    version = Table.objects.using(server_db).get(code=code).version
+    send = ana.locator("#table-dock [data-action='send-line']")
+    expect(send).to_be_hidden()  # no line yet: nothing to play
 
     laid = 0
-    for _ in range(3):  # three of the four: a line that uses up the hand is sent by itself
+    for _ in range(4):  # all four: no tile is left that fits, and still nothing is sent
         ana.locator(".tile--hand.tile--playable:not([hidden])").first.click()
         slot = ana.locator(".slot--lit").first
         expect(slot).to_be_visible()
@@ -213,6 +221,16 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
         slot.click()
         laid += 1
         expect(ana.locator(".tile--pending")).to_have_count(laid)
+        expect(send).to_have_text("Play this tile" if laid == 1 else f"Play these {laid} tiles")
+    expect(ana.locator(".tile--hand.tile--playable:not([hidden])")).to_have_count(0)
+    expect(ana.locator("#table-status")).to_contain_text("press Play these 4 tiles, or Take back")
+    ana.wait_for_timeout(500)  # a line that sent itself would be answered by now
+    assert Table.objects.using(server_db).get(code=code).version == version
+    take_back = ana.locator("#table-dock").get_by_role("button", name="Take back")
+    take_back.click()  # the mis-tap is still there to take back
+    laid -= 1
+    expect(ana.locator(".tile--pending")).to_have_count(laid)
+    expect(send).to_have_text(f"Play these {laid} tiles")
     status = ana.locator("#table-status").inner_text()
     in_hand = ana.locator(".tile--hand:not([hidden])").count()
 
@@ -225,7 +243,7 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     until_live(ana, ana.reload)  # what is kept follows the line as it is now
     expect(ana.locator(".tile--pending")).to_have_count(laid - 1)
 
-    ana.locator("#table-dock").get_by_role("button", name="Done").click()
+    ana.locator("#table-dock").get_by_role("button", name=f"Play these {laid - 1} tiles").click()
     lane = ana.locator(".lane--mine")
     expect(lane.locator(".tile--laid:not(.tile--pending)")).to_have_count(laid - 1)
     ana.reload()  # sent: nothing is kept to be laid again
@@ -280,6 +298,6 @@ def test_a_screen_whose_seat_went_to_another_says_so_when_tapped(asgi_server, ph
     expect(ana.locator("#table-banner")).to_contain_text(replaced)
     ana.locator(".tile--hand.tile--playable:not([hidden])").first.click()
     ana.locator(".slot--lit").first.click()
-    ana.get_by_role("button", name="Done", exact=True).click()  # the line goes: refused here
+    ana.get_by_role("button", name="Play this tile").click()  # the line goes: refused here
     expect(ana.locator("#table-toasts")).to_contain_text(replaced)
     expect(ana.locator("#table-toasts")).not_to_contain_text("try again in a moment")

@@ -24,6 +24,7 @@ SCREENSHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
 MATCH_TIMEOUT = 180  # seconds; two people with four tiles each need well under a minute
 DEAL = 7  # the table's seed
 CLICK_TIMEOUT = 2000  # ms; a target still on screen is clicked at once
+PLAY_LINE = re.compile(r"^Play (this tile|these \d+ tiles)$")  # a first-turn line's button
 
 
 def create_table(page: Page, url: str, seats: int = 2, tiles: str = "6", rounds: int = 2) -> str:
@@ -72,7 +73,7 @@ def take_turn(page: Page) -> bool:
     tile = page.locator(".tile--hand.tile--playable:not([hidden])")
     if tile.count():
         return click(tile.first) and click(page.locator(".slot--lit").first)
-    for name in ("Done", "Draw", "Pass", "Place the engine"):
+    for name in (PLAY_LINE, "Done", "Draw", "Pass", "Place the engine"):
         button = page.locator("#table-dock").get_by_role("button", name=name, exact=True)
         if button.count() and button.is_visible() and button.is_enabled():
             return click(button)

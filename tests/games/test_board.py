@@ -3,6 +3,7 @@ reads from it (static/games/table.js) and what a screen reader says."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
@@ -38,9 +39,16 @@ class Tags(HTMLParser):
         return [a for _, a in self.started if cls in (a.get("class") or "").split()]
 
 
-def lane_html(trains: tuple[Train, ...], players: int, names: dict[int, str], index: int) -> str:
-    """The board drawn for these trains, and the row of train ``index`` in it."""
-    view = SimpleNamespace(trains=trains, players=players)
+def lane_html(
+    trains: tuple[Train, ...],
+    players: int,
+    names: dict[int, str],
+    index: int,
+    hands: tuple[int, ...] = (),
+) -> str:
+    """The board drawn for these trains (each player holding ``hands``, seven tiles unless
+    told), and the row of train ``index`` in it."""
+    view = SimpleNamespace(trains=trains, players=players, hand_sizes=hands or (7,) * players)
     lanes = _lanes(view, names)
     return render_to_string("games/regions/lane.html", {"lane": lanes[index]})
 
@@ -60,7 +68,7 @@ def test_a_marked_train_with_a_double_owed_and_a_branch_shows_both_ends():
     assert lane["class"].split() == ["lane", "lane--owed", "lane--marked"]
     assert (lane["data-train"], lane["data-owner"]) == ("2", "1")
     assert "&lt;b&gt;Ana&lt;/b&gt;" in html and "<b>" not in html
-    assert "marker: open to all" in html and "double to cover" in html and "3 tiles" in html
+    assert "marker: open to all" in html and "double to cover" in html and "3 laid" in html
 
     rows = tags.having("lane__row")
     assert [r["data-row"] for r in rows] == ["2-0", "2-1"]
@@ -83,4 +91,28 @@ def test_a_public_train_has_no_owner_and_counts_one_tile():
     html = lane_html((empty, empty, empty, empty, public), 4, {}, 4)
     (lane,) = Tags(html).having("lane")
     assert lane["class"].split() == ["lane", "lane--public"] and "data-owner" not in lane
-    assert "1 tile<" in html and "marker" not in html and "tag--owed" not in html
+    assert "1 laid<" in html and "marker" not in html and "tag--owed" not in html
+    assert "in hand" not in html  # nobody's hand: a public train
+
+
+def text(html: str) -> str:
+    """What the lane's head reads, its tags stripped and its spaces closed up, without the
+    "(you)" every lane carries for the page to show on the seat's own."""
+    head = html.split('<div class="lane__row"')[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", head).split()).replace(" ,", ",").replace(" (you)", "")
+
+
+def test_a_lane_says_its_owners_hand_apart_from_its_length_and_marks_one_nearly_out():
+    """Issue 36: a bot's "18 tiles" was its train; it held 2 tiles and went out soon after.
+    Each seat's lane says how many tiles its owner holds, and marks in words an owner down
+    to two tiles or one, where everyone looks."""
+    long = Train(1, (Branch(tuple((n % 7, (n + 1) % 7) for n in range(18)), 4),))
+    trains = (Train(0, (Branch((), 12),)), long, Train(2, (Branch((), 12),)))
+    trains += (Train(None, (Branch((), 12),)),)
+    hands = (7, 2, 1)
+    names = {0: "Ana", 1: "Greedy bot 1", 2: "Ben"}
+    said = [text(lane_html(trains, 3, names, i, hands)) for i in range(3)]
+    assert said[0] == "Ana 7 in hand, 0 laid"
+    assert said[1] == "Greedy bot 1 nearly out 2 in hand, 18 laid"
+    assert said[2] == "Ben last tile 1 in hand, 0 laid"
+    assert "tag--out" not in lane_html(trains, 3, names, 0, hands)

@@ -66,13 +66,20 @@ def new_table(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def coach_status(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """The coach's line on the round-end card, for this device's seat: at work (the card
-    asks again in a moment), or what the marked decisions cost."""
+    """The coach's line on the round-end card, for this device's seat: what the marked
+    decisions cost, once weighed; before that, while the coach works, how far it has got
+    only when the person asked (``asked=1``), else a button to ask, and the card asks
+    again in a moment either way."""
     found, me = _my_seat(request, code)
     review = found.reviews.filter(round_number=number).first()
     if review is not None and review.status == RoundReview.Status.QUEUED:
         coach.wake()  # queued before a restart, perhaps: nothing else may wake the worker
-    context = {"table": found, "number": number, "coach": coach.summary(review, me.position)}
+    context = {
+        "table": found,
+        "number": number,
+        "coach": coach.summary(review, me.position),
+        "asked": request.GET.get("asked") == "1",
+    }
     return render(request, "games/partials/coach_status.html", context)
 
 

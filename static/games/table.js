@@ -197,6 +197,7 @@
     Array.from(template.content.children).forEach(function (region) { // a copy: swapping empties it
       var old = region.id && document.getElementById(region.id)
       if (!old) return
+      keepCoach(old, region)
       old.replaceWith(region)
       if (window.htmx) window.htmx.process(region)
     })
@@ -209,6 +210,14 @@
     showRoundCard()
     tick()
     restoreFocus(focus)
+  }
+
+  // The coach's line on a round's card is fetched by the card (htmx): a view that redraws
+  // the card of the same round keeps the line it has, and the person's ask with it.
+  function keepCoach (old, region) {
+    var line = old.querySelector('[data-coach]')
+    var fresh = region.querySelector('[data-coach]')
+    if (line && fresh && old.dataset.round && old.dataset.round === region.dataset.round) fresh.replaceWith(line)
   }
 
   // The server sends every seat the same board, in table order; this seat's train goes

@@ -195,3 +195,27 @@ async def test_the_worker_reviews_what_is_queued_when_woken(settings):
         await worker.wait(timeout=0.1)  # a worker never ends by itself: stopped here
     assert review.status == RoundReview.Status.DONE
     assert await Decision.objects.filter(review=review).acount() == review.decisions_total
+
+
+@pytest.mark.django_db
+def test_the_coach_at_work_says_so_only_when_asked(client, monkeypatch):
+    """Issue 36: "The coach is looking at your decisions" stood on every round's card. While
+    the coach works the card offers to show how far it has got, and says so once asked; it
+    tells what it found once the review is ready."""
+    table, token = play_round()
+    monkeypatch.setattr(coach, "wake", lambda: None)  # the review stays queued until work()
+    session = client.session
+    sessions.remember_seat(session, table.code, token)
+    session.save()
+    status = reverse("games:coach-status", args=[table.code, 1])
+    unasked = client.get(status).content.decode()
+    assert "looking at your decisions" not in unasked
+    assert "Ask the coach about my decisions" in unasked
+    assert f'hx-get="{status}"' in unasked  # it asks again, quietly
+    asked = client.get(status, {"asked": "1"}).content.decode()
+    assert "The coach is looking at your decisions" in asked
+    assert f'hx-get="{status}?asked=1"' in asked  # and keeps saying it
+    coach.work()
+    ready = client.get(status).content.decode()
+    assert "looking at your decisions" not in ready and "Ask the coach" not in ready
+    assert "cost you about" in ready or "found no decision" in ready

@@ -265,6 +265,10 @@ BOT_TURN_DELAY = float(ENV.get("BOT_TURN_DELAY", "0.8"))
 # The expert bot's thinking time a decision, in seconds of one core (within the pause above).
 EXPERT_BUDGET = float(ENV.get("EXPERT_BUDGET", "0.5"))
 
+# Seconds a seat's socket may be gone before the table says its person has lost the
+# connection: a page that reloads (every lobby page does as the match starts) is back sooner.
+SEAT_AWAY_AFTER = float(ENV.get("SEAT_AWAY_AFTER", "5"))
+
 # Seconds between the end of a round and the next deal when not everybody presses Ready.
 NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))
 

@@ -96,7 +96,9 @@ class TableConsumer(GuardedConsumer):
     async def release(self) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.token or self.asked:
+            if self.token:
+                await gone(self.code, self.channel_name)
+            elif self.asked:  # its request goes at once: the answer could reach nobody
                 await write(services.disconnect)(self.code, self.channel_name)
 
     # -- what the browser sends --------------------------------------------------------------
@@ -221,6 +223,30 @@ class TableConsumer(GuardedConsumer):
 
     async def _send(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+
+# -- a seat's socket gone ----------------------------------------------------------------
+
+away_timers: set[asyncio.Task] = set()  # seats to be told away, each after SEAT_AWAY_AFTER
+
+
+async def gone(code: str, channel: str) -> None:
+    """A seat's socket closed. The seat is told away only SEAT_AWAY_AFTER seconds later,
+    and only if no socket has taken it meanwhile (services.disconnect finds no seat held by
+    an old socket): a page that reloads, as every lobby page does when the host starts the
+    match, is back before anyone reads that its person has lost the connection."""
+    if settings.SEAT_AWAY_AFTER <= 0:
+        await write(services.disconnect)(code, channel)
+        return
+    task = asyncio.create_task(_away_later(code, channel))
+    away_timers.add(task)
+    task.add_done_callback(away_timers.discard)
+    task.add_done_callback(_report)
+
+
+async def _away_later(code: str, channel: str) -> None:
+    await asyncio.sleep(settings.SEAT_AWAY_AFTER)
+    await write(services.disconnect)(code, channel)
 
 
 # -- a table's own work: bots and the next round's countdown ----------------------------------

@@ -669,6 +669,7 @@
     if (!button) return
     button.hidden = view.seat === null
     button.setAttribute('aria-pressed', alertOn() ? 'true' : 'false')
+    button.querySelector('[data-turn-alert-state]').textContent = alertOn() ? ': on' : ': off' // in words, not colour alone
   }
 
   root.addEventListener('click', function (event) {

@@ -120,12 +120,16 @@ def test_a_hidden_page_says_in_its_title_that_it_is_your_turn(asgi_server, brows
     ana = context.new_page()
     start_against_a_bot(ana, asgi_server.url, server_db)
     resting = ana.title()
-    switch = ana.get_by_role("button", name="Turn alert")
+    switch = ana.get_by_role("button", name="Chime on my turn")
     expect(switch).to_have_attribute("aria-pressed", "false")  # off by default
+    expect(switch).to_have_text("Chime on my turn: off")  # what it does, and its state, in words
     switch.click()
     expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(switch).to_have_text("Chime on my turn: on")
     ana.reload()  # the choice is kept on this device
-    expect(ana.get_by_role("button", name="Turn alert")).to_have_attribute("aria-pressed", "true")
+    expect(ana.get_by_role("button", name="Chime on my turn")).to_have_attribute(
+        "aria-pressed", "true"
+    )
 
     ana.evaluate(HIDE, True)
     play_one_move(ana)
@@ -135,8 +139,10 @@ def test_a_hidden_page_says_in_its_title_that_it_is_your_turn(asgi_server, brows
     expect(ana).to_have_title(resting)
 
     # Switched off, the turn comes with no vibration; looking, the title stays.
-    ana.get_by_role("button", name="Turn alert").click()
-    expect(ana.get_by_role("button", name="Turn alert")).to_have_attribute("aria-pressed", "false")
+    ana.get_by_role("button", name="Chime on my turn").click()
+    expect(ana.get_by_role("button", name="Chime on my turn")).to_have_attribute(
+        "aria-pressed", "false"
+    )
     ana.evaluate("window.vibrations = []; document.getElementById('table-call').replaceChildren()")
     play_one_move(ana)
     expect(ana.locator("#table-call")).to_have_text(re.compile(r"^Your turn"))  # it came

@@ -200,9 +200,7 @@ def test_a_lit_slot_keeps_its_number_and_a_reload_keeps_a_first_turn_line(
     tiles (issue 36): a line that uses up every tile that fits waits for it, and Take back
     works until then, across reloads."""
     ana = phone().new_page()
-    code = open_table_with_bots(
-        ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL
-    )
+    code = open_table_with_bots(ana, asgi_server.url, server_db, seats=2, tiles="6", seed=LINE_DEAL)
     dock = ana.locator("#table-dock[data-build-line]")
     expect(dock).to_have_class(re.compile("dock--mine"))  # Ana's first turn: a line
     version = Table.objects.using(server_db).get(code=code).version

@@ -22,11 +22,12 @@ ORIGIN = (b"origin", b"http://localhost")
 
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
-    """Bots move at once (the expert after a short search) and a finished round waits for
-    Ready, so tests run at full speed."""
+    """Bots move at once (the expert after a short search), a finished round waits for
+    Ready and a closed socket's seat is away at once, so tests run at full speed."""
     settings.BOT_TURN_DELAY = 0
     settings.EXPERT_BUDGET = 0.05
     settings.NEXT_ROUND_COUNTDOWN = 3600
+    settings.SEAT_AWAY_AFTER = 0  # a closed socket's seat is away at once (unless a test waits)
 
 
 def fresh_channel_layer() -> None:
@@ -46,7 +47,7 @@ async def stop_table_tasks(request, monkeypatch):
     opened = track_sockets(monkeypatch)
     yield
     await close_sockets(opened)
-    tasks = [*consumers.bot_loops.values(), *consumers.countdowns.values()]
+    tasks = [*consumers.bot_loops.values(), *consumers.countdowns.values(), *consumers.away_timers]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import F
 
+from games import services
 from games.engine import replay
 from games.models import Move, Table
 from scoring.models import Entry
@@ -348,3 +349,37 @@ async def test_an_unknown_table_is_refused_for_good():
         "type": "websocket.close",
         "code": 4404,
     }
+
+
+async def test_pages_reloading_as_the_match_starts_never_show_a_seat_as_away(settings):
+    """Issue 36: when the host starts, every lobby page reloads into the game, closing its
+    socket and opening another; the others read "who has lost the connection" (and a
+    screen reader's log said it). A seat is told away only after SEAT_AWAY_AFTER, and not
+    at all when its page is back by then; a page that stays gone is told away after it."""
+    settings.SEAT_AWAY_AFTER = 0.5
+    code, host_token, tokens = await database_sync_to_async(make_table)(bots=(), start=False)
+    ana, ben = Player(code, tokens["Ana"]), Player(code, tokens["Ben"])
+    await ana.connect()
+    await ben.connect()
+    await database_sync_to_async(services.start)(code, host_token)
+    for page in (ana, ben):
+        while (await page.next_view())["status"] != "playing":
+            pass
+    await ana.close()  # the host's page reloads first
+    await ben.close()
+    ben = Player(code, tokens["Ben"])
+    await ben.connect()
+    ana = Player(code, tokens["Ana"])
+    await ana.connect()
+    await asyncio.sleep(1)  # past the grace: the old sockets' seats are taken again
+    await ben.drain()
+    seen = " ".join(view["html"] for view in ben.received if view["type"] == "view")
+    assert "lost the connection" not in seen and 'aria-label="away"' not in seen
+    assert all(seat["connected"] for seat in ben.view["seats"])
+
+    await ana.close()  # gone for good: said once the grace is over
+    await asyncio.sleep(1)
+    await ben.drain()
+    assert 'aria-label="away"' in ben.view["html"]
+    assert [seat["connected"] for seat in ben.view["seats"]] == [False, True]
+    await ben.close()

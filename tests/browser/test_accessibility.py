@@ -19,16 +19,20 @@ from tests.review.conftest import play_online_match
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1280, "height": 800}
-# A late round's train, longer than a phone is wide: tiles added to the first row, so that
-# it scrolls sideways (at the first turn every train is empty).
+# A late round's train, longer than a phone is wide: copies of the engine's drawing added to
+# a row that no tile reaches now, so that it scrolls sideways with nothing in it to focus (at
+# the first turn every train is empty).
 LONG_TRAIN = """() => {
-  const row = document.querySelector('.lane__row')
+  const row = document.querySelector('.lane__row:has(.slot:disabled)')  // no button to focus
+  const engine = document.querySelector('.table-top__engine svg')
   for (let i = 0; i < 20; i++) {
     const tile = document.createElement('span')
     tile.className = 'tile tile--laid'
+    tile.append(engine.cloneNode(true))
     row.prepend(tile)
   }
 }"""
+LONG_ROW_WIDTH = "() => document.querySelector('.lane__row:has(.slot:disabled)').scrollWidth"
 
 
 def test_the_home_page_and_the_forms(asgi_server, phone):
@@ -72,7 +76,7 @@ def test_the_table_in_its_lobby_and_mid_game_for_a_seat_and_a_spectator(
     assert_accessible(seat)  # the same on a phone
     expect(seat.get_by_role("heading", level=1)).to_have_count(1)  # the screen has a title
     seat.evaluate(LONG_TRAIN)
-    assert seat.evaluate("() => document.querySelector('.lane__row').scrollWidth") > 390
+    assert seat.evaluate(LONG_ROW_WIDTH) > 390
     assert_accessible(seat)  # a row that scrolls is reachable by keyboard
     spectator = phone().new_page()
     spectator.goto(seat.url)

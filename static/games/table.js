@@ -202,6 +202,7 @@
       if (window.htmx) window.htmx.process(region)
     })
     arrangeBoard()
+    arrangeHand()
     news()
     restoreScroll(kept)
     if (!dock() || dock().dataset.buildLine === undefined) line = null
@@ -512,6 +513,103 @@
       .catch(function () { toast('The hint could not be fetched: try again.', true) })
   }
 
+  // -- arranging the hand -----------------------------------------------------------------
+  //
+  // The server sends the hand in deal order; the person arranges it here: sorted by suit
+  // (by the higher number, then the lower) or by pips (the heaviest first), and any tile
+  // moved by a drag onto the hand or by Alt+arrow. The order is this device's, kept in
+  // localStorage per table and seat with the round it belongs to; every hand pushed is put
+  // in it before it is shown (never mid-drag: the regions wait for the drop). A tile new
+  // to the hand goes where the sort last chosen puts it, else at the end; a new round's
+  // hand starts in that sort, or in deal order if none was chosen.
+
+  function handKey () { return 'mexican-train:hand:' + root.dataset.code + ':' + view.seat }
+
+  function keptArrangement () {
+    try { return JSON.parse(window.localStorage.getItem(handKey())) || {} } catch (refused) { return {} }
+  }
+
+  function keepArrangement (sort, order) {
+    var kept = { sort: sort || '', round: view.game.round, order: order }
+    try { window.localStorage.setItem(handKey(), JSON.stringify(kept)) } catch (refused) {} // the page keeps it until a reload
+  }
+
+  // Negative when tile ``a`` comes before ``b`` in the sort: tiles are "low-high".
+  function sorts (sort, a, b) {
+    var x = numbers(a)
+    var y = numbers(b)
+    if (sort === 'pips' && x[0] + x[1] !== y[0] + y[1]) return y[0] + y[1] - x[0] - x[1]
+    return y[1] - x[1] || y[0] - x[0]
+  }
+
+  function handTiles () {
+    var hand = document.querySelector('.hand')
+    return hand ? Array.prototype.slice.call(hand.querySelectorAll('.tile--hand')) : []
+  }
+
+  function arrangeHand () {
+    var tiles = handTiles()
+    if (!tiles.length || !view.game || view.seat === null) return
+    var kept = keptArrangement()
+    var byName = {}
+    tiles.forEach(function (t) { byName[t.dataset.tile] = t })
+    var order = (kept.round === view.game.round && kept.order ? kept.order : []).filter(function (t) { return byName[t] })
+    tiles.forEach(function (t) {
+      var tile = t.dataset.tile
+      if (order.indexOf(tile) >= 0) return
+      var at = kept.sort ? order.findIndex(function (other) { return sorts(kept.sort, tile, other) < 0 }) : -1
+      order.splice(at < 0 ? order.length : at, 0, tile)
+    })
+    var hand = tiles[0].parentNode
+    order.forEach(function (tile) { hand.appendChild(byName[tile]) })
+    keepArrangement(kept.sort, order)
+  }
+
+  function sortHand (sort) {
+    if (!handTiles().length) return
+    keepArrangement(sort, handTiles().map(function (t) { return t.dataset.tile }).sort(function (a, b) { return sorts(sort, a, b) }))
+    arrangeHand()
+    say('table-said', 'Your hand is sorted by ' + (sort === 'pips' ? 'pips, the heaviest first.' : 'suit.'))
+  }
+
+  // How a tile is said: its higher number first, as its drawing's label says.
+  function spoken (tile) { var n = numbers(tile); return n[1] + '-' + n[0] }
+
+  // Put ``button`` before or after ``other`` in the hand, keep the order, and say where it went.
+  function putTile (button, other, after) {
+    if (button === other) return
+    if (after) other.after(button)
+    else other.before(button)
+    var keyed = keptArrangement()
+    var order = handTiles().map(function (t) { return t.dataset.tile })
+    keepArrangement(keyed.sort, order)
+    var shown = handTiles().filter(function (t) { return !t.hidden })
+    say('table-said', spoken(button.dataset.tile) + ' moved to place ' + (shown.indexOf(button) + 1) + ' of ' + shown.length + '.')
+  }
+
+  // Alt+arrow: the focused tile swaps places with its shown neighbour, and keeps the focus.
+  function moveTile (button, step) {
+    var shown = handTiles().filter(function (t) { return !t.hidden })
+    var other = shown[shown.indexOf(button) + step]
+    if (!other) return
+    putTile(button, other, step > 0)
+    button.focus({ preventScroll: true })
+  }
+
+  // Where a tile dropped on the hand at (x, y) goes: beside the nearest other shown tile, on
+  // the side the pointer is.
+  function nearestTile (source, x, y) {
+    var best = null
+    handTiles().forEach(function (t) {
+      if (t === source || t.hidden) return
+      var box = t.getBoundingClientRect()
+      var middle = box.left + box.width / 2
+      var distance = Math.hypot(x - middle, y - (box.top + box.height / 2))
+      if (!best || distance < best.distance) best = { tile: t, after: x > middle, distance: distance }
+    })
+    return best
+  }
+
   // -- the round's end card --------------------------------------------------------------
 
   function showRoundCard () {
@@ -730,6 +828,7 @@
   function act (action) {
     var card = document.getElementById('table-round')
     if (action === 'send-line') sendLine()
+    else if (action === 'sort-suit' || action === 'sort-pips') sortHand(action.slice(5))
     else if (action === 'undo-line') undoLine()
     else if (action === 'hint') hint()
     else if (action === 'close-round') { closedRound = card.dataset.round; card.hidden = true }
@@ -745,6 +844,7 @@
     }
     var tile = event.target.closest('.tile--hand')
     if (!tile || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return
+    if (event.altKey) { event.preventDefault(); moveTile(tile, event.key === 'ArrowLeft' ? -1 : 1); return }
     var tiles = Array.prototype.filter.call(document.querySelectorAll('.tile--hand'), function (t) { return !t.hidden })
     var next = tiles[tiles.indexOf(tile) + (event.key === 'ArrowLeft' ? -1 : 1)]
     if (next) { event.preventDefault(); next.focus() }
@@ -752,12 +852,13 @@
 
   // Drag and drop: a press on a tile that moves DRAG_START px becomes a drag; a sideways
   // swipe on a touch screen scrolls the hand instead (touch-action: pan-x on the tiles).
-  // A drop on a lit slot, or on a lane with one lit slot, plays; a missed drop leaves the
-  // tile picked, exactly as after a tap.
+  // A drop on a lit slot, or on a lane with one lit slot, plays; a drop on the hand moves
+  // the tile there (any tile, at any time); a missed drop leaves a playable tile picked,
+  // exactly as after a tap.
   root.addEventListener('pointerdown', function (event) {
     var tile = event.target.closest('.tile--hand')
-    if (!tile || event.button !== 0 || !myTurn() || !targets(tile).length) return
-    press = { tile: tile.dataset.tile, x: event.clientX, y: event.clientY }
+    if (!tile || event.button !== 0) return
+    press = { tile: tile.dataset.tile, x: event.clientX, y: event.clientY, plays: myTurn() && targets(tile).length > 0 }
   })
 
   document.addEventListener('pointermove', function (event) {
@@ -765,8 +866,7 @@
     if (!drag) {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_START) return
       var source = handTile(press.tile)
-      picked = press.tile
-      lightSlots()
+      if (press.plays) { picked = press.tile; lightSlots() }
       var ghost = source.cloneNode(true)
       ghost.classList.add('tile--ghost')
       ghost.removeAttribute('id')
@@ -788,6 +888,8 @@
     var source = handTile(dropped.tile)
     var under = document.elementFromPoint(event.clientX, event.clientY - dropped.lift)
     var where = source && under && dropTarget(under, targets(source))
+    var intoHand = source && under && under.closest('.hand') && nearestTile(source, event.clientX, event.clientY - dropped.lift)
+    if (intoHand) { unpick(); putTile(source, intoHand.tile, intoHand.after) }
     if (heldHtml !== null) { var html = heldHtml; heldHtml = null; swap(html) }
     if (where && handTile(dropped.tile)) play(dropped.tile, where[0], where[1])
   })
@@ -838,6 +940,7 @@
   // -- start -----------------------------------------------------------------------------
 
   arrangeBoard()
+  arrangeHand()
   markOwnMoves()
   drawAlertSwitch()
   restoreScroll({ rows: {} })

@@ -123,6 +123,14 @@ def test_two_people_play_a_short_match_to_its_end(asgi_server, browser, phone, s
             p.locator("#table.is-busy, #table-round:not([hidden])").count() for p in (ana, ben)
         )
         if not shot and laid >= 3 and settled:
+            # Each lane's head says how many tiles its owner holds, apart from the train's
+            # length (issue 36: a bot's "18 tiles" was its train), and a phone shows it on
+            # the board, not below the hand.
+            for page, owner, position in ((ana, ben, 1), (ben, ana, 0)):
+                held = owner.locator(".tile--hand:not([hidden])").count()
+                head = page.locator(f".lane[data-owner='{position}'] .lane__hand")
+                expect(head).to_have_text(f"{held} in hand")
+            expect(ben.locator(".lane[data-owner='0'] .lane__hand")).to_be_in_viewport()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             ana.screenshot(path=SCREENSHOTS / "table-laptop.png")
             ben.screenshot(path=SCREENSHOTS / "table-phone.png")

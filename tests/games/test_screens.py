@@ -226,3 +226,17 @@ def test_the_match_end_card_lists_the_players_by_their_totals():
         ("Ana", 0, 8),
         ("Greedy bot 1", 7, 26),
     ]
+
+
+def test_every_count_of_a_hand_says_in_hand_and_no_train_length_says_tiles():
+    """Issue 36: "N tiles" beside a name was read as a hand. The players' rows and the
+    lanes' heads say "N in hand" for a hand, and a train's length is "N laid"."""
+    table, tokens = started_table()
+    view = json.loads(view_message(table.code, tokens[0]))
+    html, sizes = view["html"], view["game"]["hand_sizes"]
+    players = html.split('id="table-players"')[1].split("</section>")[0]
+    lanes = html.split('id="table-board"')[1].split("</section>")[0]
+    for size in sizes:
+        assert f">{size} in hand</span>" in players and f">{size} in hand</span>" in lanes
+    assert not re.search(r"\d+ tiles?<", players + lanes)
+    assert lanes.count(" laid</span>") == len(view["game"]["trains"])

@@ -523,15 +523,20 @@
   // to the hand goes where the sort last chosen puts it, else at the end; a new round's
   // hand starts in that sort, or in deal order if none was chosen.
 
+  var arranged = null // {sort, round, order}: read from storage once, then this page's
+
   function handKey () { return 'mexican-train:hand:' + root.dataset.code + ':' + view.seat }
 
   function keptArrangement () {
-    try { return JSON.parse(window.localStorage.getItem(handKey())) || {} } catch (refused) { return {} }
+    if (arranged === null) {
+      try { arranged = JSON.parse(window.localStorage.getItem(handKey())) || {} } catch (refused) { arranged = {} }
+    }
+    return arranged
   }
 
   function keepArrangement (sort, order) {
-    var kept = { sort: sort || '', round: view.game.round, order: order }
-    try { window.localStorage.setItem(handKey(), JSON.stringify(kept)) } catch (refused) {} // the page keeps it until a reload
+    arranged = { sort: sort || '', round: view.game.round, order: order }
+    try { window.localStorage.setItem(handKey(), JSON.stringify(arranged)) } catch (refused) {} // kept by the page alone
   }
 
   // Negative when tile ``a`` comes before ``b`` in the sort: tiles are "low-high".

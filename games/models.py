@@ -50,6 +50,18 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+class Pace(models.TextChoices):
+    LIVE = "live", "Live"
+    OWN = "own", "At your own pace"
+
+
+# The clocks a host may choose, in seconds a turn, by pace (None: no clock).
+TURN_LIMITS: dict[str, tuple[int | None, ...]] = {
+    Pace.LIVE: (None, 30, 60, 120),
+    Pace.OWN: (3600, 8 * 3600, 24 * 3600, 3 * 24 * 3600),
+}
+
+
 class Table(models.Model):
     """A table for friends to play one match at, from the lobby to the final totals."""
 
@@ -85,6 +97,25 @@ class Table(models.Model):
         null=True,
         blank=True,
         help_text="When the last move (or deal) was committed: the turn on since then began.",
+    )
+    pace = models.CharField(
+        max_length=4,
+        choices=Pace.choices,
+        default=Pace.LIVE,
+        help_text="Chosen when the table opens: played in one sitting, or over days.",
+    )
+    turn_limit = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Seconds a person has for a turn (and, at their own pace, to press Ready); "
+        "when they run out, a bot plays that one turn. Blank: no clock.",
+    )
+    turn_due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the turn on now is due to be played for its seat: a bot's turn at "
+        "once, a person's when their time runs out. Any process that finds it past plays it.",
     )
     match = models.OneToOneField(
         "scoring.Match",
@@ -133,6 +164,10 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(seat_count__gte=MIN_PLAYERS, seat_count__lte=MAX_PLAYERS),
                 name="table_seat_count_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(pace="live") | Q(pace="own", turn_limit__isnull=False),
+                name="table_own_pace_has_a_clock",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["lobby", "playing", "finished"]),
@@ -221,6 +256,11 @@ class TableSeat(models.Model):
         "phone), until a person at the table answers.",
     )
     claimed_at = models.DateTimeField(null=True, blank=True, help_text="When it was asked.")
+    timeouts = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The person's turns in a row that ran out of time (a bot played them); "
+        "at two, a bot stands in until they are back.",
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -72,7 +72,8 @@ def main() -> None:
     from games.forms import parse_intent as parse
     from games.models import Move, TableSeat, seated
     from games.screens import Viewer, view_message
-    from games.services import MOVED
+    from games.services import commit
+    from games.services.commit import MOVED
 
     announced: list[dict] = []
 
@@ -80,7 +81,7 @@ def main() -> None:
         async def group_send(self, group: str, message: dict) -> None:
             announced.append(message)
 
-    services.get_channel_layer = Layer
+    commit.get_channel_layer = Layer
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from load import choose  # the load benchmark's player: the same moves

@@ -33,7 +33,7 @@ from common.sockets import GuardedConsumer
 from games.bots import decide
 from games.bots.processes import pool
 
-from . import screens, services, sessions
+from . import screens, selectors, services, sessions
 from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
 
@@ -170,9 +170,9 @@ class TableConsumer(GuardedConsumer):
         if revision is None or revision > self.shown:
             await self.push(shown=event.get("table"))
         if "due" in event:
-            after(self.code, services.Outcome(**event["due"]))
+            after(self.code, selectors.Outcome(**event["due"]))
         elif "table" not in event:
-            after(self.code, await read(services.due)(self.code))
+            after(self.code, await read(selectors.due)(self.code))
 
     async def table_moved(self, event: dict[str, Any]) -> None:
         """The finished match is being played again at a new table, opened by ``by``: the
@@ -258,7 +258,7 @@ countdowns: dict[str, asyncio.Task] = {}
 bots_called: set[str] = set()
 
 
-def after(code: str, outcome: services.Outcome | None) -> None:
+def after(code: str, outcome: selectors.Outcome | None) -> None:
     """Start whatever a committed change leaves due: bots, or the next round's countdown.
     Every socket of the table calls it on each announcement; a table's work runs once a
     process all the same."""
@@ -303,7 +303,7 @@ async def _bot_loop(code: str) -> None:
     while True:
         bots_called.discard(code)
         began = loop.time()
-        turn = await read(services.bot_turn)(code)
+        turn = await read(selectors.bot_turn)(code)
         if turn is None:
             if code in bots_called:
                 continue

@@ -27,7 +27,7 @@ from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import coach, review, screens, services, sessions
+from . import coach, review, screens, selectors, services, sessions
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import RoundReview, Table, TableSeat
 
@@ -288,7 +288,7 @@ def seat_link(request: HttpRequest, code: str, position: int) -> HttpResponse:
     when it is given to another screen."""
     get_object_or_404(Table, code=code)
     try:
-        seat = services.seat_for_host(code, sessions.host_token(request.session, code), position)
+        seat = selectors.seat_for_host(code, sessions.host_token(request.session, code), position)
     except services.Refused as refused:
         return HttpResponse(str(refused), status=403, content_type="text/plain")
     rejoin = reverse("games:rejoin", args=[code, seat.token])
@@ -304,7 +304,7 @@ def hint(request: HttpRequest, code: str) -> JsonResponse:
     if not token:
         return JsonResponse({"message": "Only a player at the table gets a hint."}, status=403)
     try:
-        tiles = services.hint(code, token)
+        tiles = selectors.hint(code, token)
     except services.Refused as refused:
         return JsonResponse({"message": str(refused)}, status=409)
     text = ", ".join(name(t) for t in tiles)

@@ -57,7 +57,7 @@ def on_a_sheet(rounds, known=()) -> Match:
 
 
 def at_a_table(rounds, known=()) -> Match:
-    """As the online table records its rounds (games.services._commit): a round's hands at
+    """As the online table records its rounds (games.services.commit.commit): a round's hands at
     once when it ends, None for whoever went out."""
     match = services.create_match(NAMES, RULES, by="Ana", kind=Match.Kind.ONLINE, known=known)
     for number, row in enumerate(rounds, start=1):

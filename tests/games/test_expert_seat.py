@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import selectors, services
 from games.engine import Rules
 from games.forms import parse_intent
 from games.models import Move, Table
@@ -53,7 +53,7 @@ def test_a_bot_move_decided_before_the_table_moved_on_is_not_made():
     while table.game().round.turn == 0:  # Ana plays until it is the bot's turn
         services.act(code, tokens["Ana"], parse_intent(first_legal_move(table, tokens["Ana"])))
         table.refresh_from_db()
-    turn = services.bot_turn(code)
+    turn = selectors.bot_turn(code)
     assert turn is not None and turn.level == "greedy"
     decided = turn.decide()
     assert services.play_bot_turn(code) is not None  # the table moves on meanwhile

@@ -162,7 +162,7 @@ def _announced_table(callbacks) -> dict:
     async def group_send(group: str, message: dict) -> None:
         sent.append(message)
 
-    with patch("games.services.get_channel_layer") as layer:
+    with patch("games.services.commit.get_channel_layer") as layer:
         layer.return_value.group_send = group_send
         for callback in callbacks:
             callback()

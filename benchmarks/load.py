@@ -150,14 +150,14 @@ def _make_tables_here(count: int, bots: str) -> None:
 
     tables = []
     for _ in range(count):
-        table, host = services.create_table(Rules(), 4, "Player 1")
+        table, host = services.create_table(rules=Rules(), seat_count=4, host_name="Player 1")
         tokens = [host.token]
         for i in range(2, 5):
             if bots:
-                services.add_bot(table.code, table.host_token, bots)
+                services.add_bot(table.code, host_token=table.host_token, level=bots)
             else:
-                tokens.append(services.join(table.code, f"Player {i}").token)
-        services.start(table.code, table.host_token)
+                tokens.append(services.join(table.code, name=f"Player {i}").token)
+        services.start(table.code, host_token=table.host_token)
         tables.append({"code": table.code, "tokens": tokens})
     print(json.dumps(tables))
 

@@ -89,10 +89,10 @@ def main() -> None:
     tables = []
     tokens: dict[Viewer, str] = {}  # each seat's, to act with
     for _ in range(args.tables):
-        table, host = services.create_table(Rules(), 4, "Player 1")
+        table, host = services.create_table(rules=Rules(), seat_count=4, host_name="Player 1")
         for i in (2, 3, 4):
-            services.join(table.code, f"Player {i}")
-        services.start(table.code, table.host_token)
+            services.join(table.code, name=f"Player {i}")
+        services.start(table.code, host_token=table.host_token)
         seats = TableSeat.objects.filter(table__code=table.code).order_by("position")
         tables.append((table.code, [Viewer(seat.pk) for seat in seats]))
         tokens.update({Viewer(seat.pk): seat.token for seat in seats})
@@ -109,13 +109,15 @@ def main() -> None:
             return False
         if game["round_over"]:
             for viewer in viewers:
-                ready = timed(services.ready, code, tokens[viewer])
+                ready = timed(services.ready, code, token=tokens[viewer])
                 timings["a Ready"].append(ready)
                 timings["the four views after it"].append(sum(four_views(code, viewers)[1]))
             views.pop(code, None)
             return False
         seat = game["turn"]
-        spent = [timed(services.act, code, tokens[viewers[seat]], parse(choose(seen[seat])))]
+        spent = [
+            timed(services.act, code, token=tokens[viewers[seat]], intent=parse(choose(seen[seat])))
+        ]
         texts, seconds = four_views(code, viewers)
         spent += [seconds[0], sum(seconds[1:])]
         views[code] = [json.loads(text) for text in texts]
@@ -127,10 +129,10 @@ def main() -> None:
                 timings[piece].append(ms)
         return True
 
-    def timed(service, *args) -> float:
+    def timed(service, *args, **kwargs) -> float:
         """The service's time in ms."""
         start = time.perf_counter()
-        service(*args)
+        service(*args, **kwargs)
         return (time.perf_counter() - start) * 1000
 
     def four_views(code: str, viewers: list[Viewer]) -> tuple[list[str], list[float]]:
@@ -186,9 +188,9 @@ def main() -> None:
             )
             table.save(update_fields=MOVED)
 
-    floor, _ = services.create_table(Rules(), 4, "Player 1")
+    floor, _ = services.create_table(rules=Rules(), seat_count=4, host_name="Player 1")
     for i in (2, 3, 4):
-        services.join(floor.code, f"Player {i}")
+        services.join(floor.code, name=f"Player {i}")
     spent = [timed(statements, floor.code) for _ in range(args.moves)]
     print(f"\nThe floor of the write, a move's three statements: {statistics.median(spent):.2f} ms")
 

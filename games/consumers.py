@@ -75,7 +75,7 @@ class TableConsumer(GuardedConsumer):
         host_token = sessions.host_token(self.scope.get("session"), self.code)
         try:
             self.viewer, replaced, due = await write(services.connect)(
-                self.code, self.token, host_token, self.channel_name
+                self.code, token=self.token, host_token=host_token, channel=self.channel_name
             )
         except services.Refused as refused:
             self.token = None  # it holds no seat: nothing to free
@@ -99,7 +99,7 @@ class TableConsumer(GuardedConsumer):
             if self.token:
                 await gone(self.code, self.channel_name)
             elif self.asked:  # its request goes at once: the answer could reach nobody
-                await write(services.disconnect)(self.code, self.channel_name)
+                await write(services.disconnect)(self.code, channel=self.channel_name)
 
     # -- what the browser sends --------------------------------------------------------------
 
@@ -130,16 +130,16 @@ class TableConsumer(GuardedConsumer):
         try:
             if intent.type == "ask_seat":
                 await write(services.ask_for_seat)(
-                    self.code, self.token, self.channel_name, intent.position
+                    self.code, token=self.token, channel=self.channel_name, position=intent.position
                 )
                 self.asked = True
             elif intent.type == "cancel_ask":
-                await write(services.cancel_seat_request)(self.code, self.channel_name)
+                await write(services.cancel_seat_request)(self.code, channel=self.channel_name)
             elif self.token is None:
                 await self.refuse("spectator", "Only a person at the table can answer that.")
             else:
                 await write(services.answer_seat_request)(
-                    self.code, self.token, intent.position, intent.approve
+                    self.code, token=self.token, position=intent.position, approve=intent.approve
                 )
         except services.Refused as refused:
             await self.refuse("refused", str(refused))
@@ -147,9 +147,9 @@ class TableConsumer(GuardedConsumer):
     async def _act(self, intent: Intent) -> None:
         try:
             if intent.type == "ready":
-                outcome = await write(services.ready)(self.code, self.token)
+                outcome = await write(services.ready)(self.code, token=self.token)
             else:
-                outcome = await write(services.act)(self.code, self.token, intent)
+                outcome = await write(services.act)(self.code, token=self.token, intent=intent)
         except services.Stale as stale:
             await self.refuse("stale", str(stale))
             await self.push()
@@ -236,7 +236,7 @@ async def gone(code: str, channel: str) -> None:
     an old socket): a page that reloads, as every lobby page does when the host starts the
     match, is back before anyone reads that its person has lost the connection."""
     if settings.SEAT_AWAY_AFTER <= 0:
-        await write(services.disconnect)(code, channel)
+        await write(services.disconnect)(code, channel=channel)
         return
     task = asyncio.create_task(_away_later(code, channel))
     away_timers.add(task)
@@ -246,7 +246,7 @@ async def gone(code: str, channel: str) -> None:
 
 async def _away_later(code: str, channel: str) -> None:
     await asyncio.sleep(settings.SEAT_AWAY_AFTER)
-    await write(services.disconnect)(code, channel)
+    await write(services.disconnect)(code, channel=channel)
 
 
 # -- a table's own work: bots and the next round's countdown ----------------------------------
@@ -319,7 +319,7 @@ async def _bot_loop(code: str) -> None:
             await asyncio.sleep(1)
             continue
         await asyncio.sleep(max(0.0, settings.BOT_TURN_DELAY - (loop.time() - began)))
-        outcome = await write(services.make_bot_move)(code, turn, action)
+        outcome = await write(services.make_bot_move)(code, turn=turn, action=action)
         if outcome.next_round_in is not None:
             _count_down(code, outcome.next_round_in)
         if not outcome.bot_next and code not in bots_called:

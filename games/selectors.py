@@ -33,17 +33,17 @@ class Outcome:
     next_round_in: float | None = None  # seconds until the next round is dealt anyway
 
 
-def outcome_of(table: Table, game: Game | None, seats: Iterable[TableSeat]) -> Outcome:
+def outcome_of(table: Table, *, game: Game | None, seats: Iterable[TableSeat]) -> Outcome:
     """What the table at this version leaves due."""
     due = table.next_round_at
     return Outcome(
         version=table.version,
-        bot_next=bot_on_turn(game, seats),
+        bot_next=bot_on_turn(game, seats=seats),
         next_round_in=None if due is None else (due - timezone.now()).total_seconds(),
     )
 
 
-def bot_on_turn(game: Game | None, seats: Iterable[TableSeat]) -> bool:
+def bot_on_turn(game: Game | None, *, seats: Iterable[TableSeat]) -> bool:
     if game is None or game.round is None or game.round.result is not None:
         return False
     return any(s.position == game.round.turn and s.played_by_bot for s in seats)
@@ -56,7 +56,7 @@ def due(code: str) -> Outcome | None:
     if found is None or found[0].status != Table.Status.PLAYING:
         return None
     table, seats = found
-    return outcome_of(table, table.game(), seats)
+    return outcome_of(table, game=table.game(), seats=seats)
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def bot_turn(code: str) -> BotTurn | None:
         return None
     table, seats = found
     game = table.game()
-    if table.status != Table.Status.PLAYING or not bot_on_turn(game, seats):
+    if table.status != Table.Status.PLAYING or not bot_on_turn(game, seats=seats):
         return None
     if not any(s.connected for s in seats if not s.is_bot):
         return None
@@ -97,7 +97,7 @@ def bot_turn(code: str) -> BotTurn | None:
     )
 
 
-def hint(code: str, token: str) -> list[Tile]:
+def hint(code: str, *, token: str) -> list[Tile]:
     """The planner's best line for a seat from the open end of its own train: the hint a
     player asks for on the first turn. Only the seat's own hand goes into it."""
     found = seated(code)
@@ -112,7 +112,7 @@ def hint(code: str, token: str) -> list[Tile]:
     return best_line(game.round.hands[seat.position], start)
 
 
-def seat_for_host(code: str, host_token: str, position: int) -> TableSeat:
+def seat_for_host(code: str, *, host_token: str, position: int) -> TableSeat:
     """A person's seat, for the host to show its private link (a QR code) to its player on
     a new phone: only the host may see another seat's token."""
     found = seated(code)
@@ -126,7 +126,7 @@ def seat_for_host(code: str, host_token: str, position: int) -> TableSeat:
     return seat
 
 
-def turn_ran_long(table: Table, seat: TableSeat) -> bool:
+def turn_ran_long(table: Table, *, seat: TableSeat) -> bool:
     """The seat is on turn in a round being played, and has been since TURN_RUNS_LONG."""
     runs_long_at = table.turn_runs_long_at
     if runs_long_at is None or table.status != Table.Status.PLAYING:

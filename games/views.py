@@ -44,9 +44,9 @@ def new_table(request: HttpRequest) -> HttpResponse:
             data = form.cleaned_data
             try:
                 table, seat = services.create_table(
-                    data["rules"],
-                    data["seat_count"],
-                    member.name if member else data["host_name"],
+                    rules=data["rules"],
+                    seat_count=data["seat_count"],
+                    host_name=member.name if member else data["host_name"],
                     crew=crew,
                     fill_level=data["fill_level"],
                 )
@@ -189,7 +189,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if not form.is_valid():
         return _table_page(request, code, form, status=400)
     try:
-        seat = services.join(code, form.cleaned_data["name"], form.cleaned_data["position"])
+        seat = services.join(
+            code, name=form.cleaned_data["name"], position=form.cleaned_data["position"]
+        )
     except services.Refused as refused:
         if found.status != Table.Status.LOBBY:  # the match started meanwhile: no form now
             messages.error(request, str(refused))
@@ -208,7 +210,10 @@ def add_bot(request: HttpRequest, code: str) -> HttpResponse:
         code,
         form,
         lambda host: services.add_bot(
-            code, host, form.cleaned_data["level"], form.cleaned_data["position"]
+            code,
+            host_token=host,
+            level=form.cleaned_data["level"],
+            position=form.cleaned_data["position"],
         ),
     )
 
@@ -220,7 +225,9 @@ def remove_seat(request: HttpRequest, code: str) -> HttpResponse:
         request,
         code,
         form,
-        lambda host: services.remove_seat(code, host, form.cleaned_data["position"]),
+        lambda host: services.remove_seat(
+            code, host_token=host, position=form.cleaned_data["position"]
+        ),
     )
 
 
@@ -228,7 +235,7 @@ def remove_seat(request: HttpRequest, code: str) -> HttpResponse:
 def start(request: HttpRequest, code: str) -> HttpResponse:
     """Deal the first round. Every screen reloads into the game when its socket sees the
     table playing."""
-    return _host_action(request, code, None, lambda host: services.start(code, host))
+    return _host_action(request, code, None, lambda host: services.start(code, host_token=host))
 
 
 @require_POST
@@ -241,7 +248,9 @@ def stand_in(request: HttpRequest, code: str) -> HttpResponse:
         position = form.cleaned_data["position"]
         if position is None:
             raise services.Refused("Say which seat the bot should play for.")
-        services.hand_to_bot(code, host, position, form.cleaned_data["level"])
+        services.hand_to_bot(
+            code, host_token=host, position=position, level=form.cleaned_data["level"]
+        )
 
     return _host_action(request, code, form, hand_over)
 
@@ -253,7 +262,7 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
     host's controls), and the page goes to the new table."""
     get_object_or_404(Table, code=code)
     try:
-        rematch, seat = services.play_again(code, sessions.seat_token(request.session, code))
+        rematch, seat = services.play_again(code, token=sessions.seat_token(request.session, code))
     except services.Refused as refused:
         if request.htmx:
             return HttpResponse(str(refused), status=422, content_type="text/plain")
@@ -288,7 +297,9 @@ def seat_link(request: HttpRequest, code: str, position: int) -> HttpResponse:
     when it is given to another screen."""
     get_object_or_404(Table, code=code)
     try:
-        seat = selectors.seat_for_host(code, sessions.host_token(request.session, code), position)
+        seat = selectors.seat_for_host(
+            code, host_token=sessions.host_token(request.session, code), position=position
+        )
     except services.Refused as refused:
         return HttpResponse(str(refused), status=403, content_type="text/plain")
     rejoin = reverse("games:rejoin", args=[code, seat.token])
@@ -304,7 +315,7 @@ def hint(request: HttpRequest, code: str) -> JsonResponse:
     if not token:
         return JsonResponse({"message": "Only a player at the table gets a hint."}, status=403)
     try:
-        tiles = selectors.hint(code, token)
+        tiles = selectors.hint(code, token=token)
     except services.Refused as refused:
         return JsonResponse({"message": str(refused)}, status=409)
     text = ", ".join(name(t) for t in tiles)

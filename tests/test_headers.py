@@ -176,9 +176,11 @@ def assert_keeps_the_policy(response) -> None:
 @pytest.fixture
 def table_at_play(db) -> tuple[Client, str]:
     """A started two-seat table and the host's browser at it."""
-    table, host = tables.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
-    tables.add_bot(table.code, table.host_token, "greedy")
-    tables.start(table.code, table.host_token)
+    table, host = tables.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=2, host_name="Ana"
+    )
+    tables.add_bot(table.code, host_token=table.host_token, level="greedy")
+    tables.start(table.code, host_token=table.host_token)
     browser = Client()
     browser.get(reverse("games:rejoin", args=[table.code, host.token]))
     return browser, table.code
@@ -190,7 +192,7 @@ def test_the_public_pages_carry_the_policy_and_no_inline_code(client, table_at_p
     enter_seed_rounds(match)
     player = Client()
     player.post(reverse("scoring:join", args=[match.code]), {"seat": "0"})
-    lobby, _ = tables.create_table(Rules(), 4, "Ben")
+    lobby, _ = tables.create_table(rules=Rules(), seat_count=4, host_name="Ben")
 
     pages = {
         "home": client.get("/"),

@@ -86,7 +86,7 @@ def announce(
     if seats is not None:
         message["table"] = snapshot(table, seats)
         if table.status == Table.Status.PLAYING:
-            message["due"] = asdict(outcome_of(table, game or table.game(), seats))
+            message["due"] = asdict(outcome_of(table, game=game or table.game(), seats=seats))
     tell_group(table.group_name, message)
 
 

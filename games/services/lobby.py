@@ -22,11 +22,11 @@ from .rematch import host_awaited
 
 
 def create_table(
+    *,
     rules: Rules,
     seat_count: int,
     host_name: str,
     crew: Crew | None = None,
-    *,
     fill_level: str = "",
 ) -> tuple[Table, TableSeat]:
     """A table in its lobby, with the host in the first seat; for ``crew``, its match
@@ -48,7 +48,7 @@ def create_table(
     return table, seat
 
 
-def join(code: str, name: str, position: int | None = None) -> TableSeat:
+def join(code: str, *, name: str, position: int | None = None) -> TableSeat:
     """Seat a person at a table in its lobby: at ``position`` if free, else the next one."""
     name = clean_name(name)
     with transaction.atomic():
@@ -68,7 +68,7 @@ def join(code: str, name: str, position: int | None = None) -> TableSeat:
     return seat
 
 
-def add_bot(code: str, host_token: str, level: str, position: int | None = None) -> TableSeat:
+def add_bot(code: str, *, host_token: str, level: str, position: int | None = None) -> TableSeat:
     if level not in LEVELS:
         raise Refused(f"There is no {level!r} bot: choose {', '.join(LEVELS)}.")
     with transaction.atomic():
@@ -89,7 +89,7 @@ def _seat_bot(table: Table, seats: list[TableSeat], level: str, position: int) -
     )
 
 
-def remove_seat(code: str, host_token: str, position: int) -> None:
+def remove_seat(code: str, *, host_token: str, position: int) -> None:
     """The host frees a seat before the start (a bot, or a person who joined by mistake)."""
     with transaction.atomic():
         table, _ = locked(code)
@@ -103,7 +103,7 @@ def remove_seat(code: str, host_token: str, position: int) -> None:
         announce(table)
 
 
-def start(code: str, host_token: str) -> Outcome:
+def start(code: str, *, host_token: str) -> Outcome:
     """Deal round 1: bots take the free seats if the host chose so when opening the table,
     else the seats close up in order; the match's score sheet is opened."""
     with transaction.atomic():
@@ -138,4 +138,4 @@ def start(code: str, host_token: str) -> Outcome:
         assert game.round is not None
         lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
         commit(table, seats, lines, game)
-    return outcome_of(table, game, seats)
+    return outcome_of(table, game=game, seats=seats)

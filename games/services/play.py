@@ -18,7 +18,7 @@ from games.selectors import Outcome, outcome_of
 from .commit import announce, commit, locked
 
 
-def act(code: str, token: str, intent: Intent) -> Outcome:
+def act(code: str, *, token: str, intent: Intent) -> Outcome:
     """Apply a seat's intent (a play, a line, a draw...) if the rules allow it."""
     with transaction.atomic():
         table, seats = locked(code)
@@ -53,10 +53,10 @@ def act(code: str, token: str, intent: Intent) -> Outcome:
         except IllegalAction as refused:
             raise Refused(_with_names(str(refused), names)) from None
         commit(table, seats, lines, game)
-    return outcome_of(table, game, seats)
+    return outcome_of(table, game=game, seats=seats)
 
 
-def ready(code: str, token: str) -> Outcome | None:
+def ready(code: str, *, token: str) -> Outcome | None:
     """A person is ready for the next round; the round is dealt once every person is."""
     with transaction.atomic():
         table, seats = locked(code)
@@ -82,14 +82,16 @@ def start_next_round_if_due(code: str) -> Outcome | None:
         if game is None or game.is_over or game.round.result is None:
             return None
         if table.next_round_at is None or table.next_round_at > timezone.now():
-            return outcome_of(table, game, seats)  # not yet (a countdown woke early): wait again
+            return outcome_of(
+                table, game=game, seats=seats
+            )  # not yet (a countdown woke early): wait again
         return _deal_next(table, seats, game)
 
 
 def _deal_next(table: Table, seats: list[TableSeat], game: Game) -> Outcome:
     game, lines = deal_step(game)
     commit(table, seats, lines, game)
-    return outcome_of(table, game, seats)
+    return outcome_of(table, game=game, seats=seats)
 
 
 def _waited_for(seat: TableSeat, upcoming: int) -> bool:

@@ -14,7 +14,7 @@ from games.refusals import Refused, free_position
 from .commit import announce, locked, tell_group
 
 
-def play_again(code: str, token: str | None) -> tuple[Table, TableSeat]:
+def play_again(code: str, *, token: str | None) -> tuple[Table, TableSeat]:
     """A player of the finished match at ``code`` takes their seat for the next one.
 
     The first to ask opens the rematch: a new table in its lobby (a new deal, the same rules

@@ -26,7 +26,7 @@ from games.selectors import Outcome, outcome_of, turn_ran_long
 from .commit import announce, locked, tell
 
 
-def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy") -> None:
+def hand_to_bot(code: str, *, host_token: str, position: int, level: str = "greedy") -> None:
     """The host lets a bot play for a person who has gone away, until they come back; or
     for one still connected whose turn has run long (TURN_RUNS_LONG), never sooner; or for
     themselves."""
@@ -39,7 +39,7 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
         if seat is None or seat.is_bot:
             raise Refused("Only a person's seat can be handed to a bot.")
         # The host's own seat (the first) is theirs to hand over; another's only if away.
-        if seat.connected and seat.position != 0 and not turn_ran_long(table, seat):
+        if seat.connected and seat.position != 0 and not turn_ran_long(table, seat=seat):
             minutes = TURN_RUNS_LONG // 60
             raise Refused(
                 f"{seat.name} is here: a bot can play for them once they are away, or when "
@@ -51,7 +51,7 @@ def hand_to_bot(code: str, host_token: str, position: int, level: str = "greedy"
 
 
 def connect(
-    code: str, token: str | None, host_token: str, channel: str
+    code: str, *, token: str | None, host_token: str, channel: str
 ) -> tuple[Viewer, str, Outcome | None]:
     """A socket opens: bind it to the seat of ``token`` (None for a spectator). Returns who
     the socket's screens are for, the channel of the socket it replaces, which must be
@@ -73,10 +73,10 @@ def connect(
             if (seat.connected, seat.stand_in) != shown_before:  # a new screen for a seat
                 announce(table, seats)  # already here changes nobody's view
     playing = table.status == Table.Status.PLAYING
-    return viewer, replaced, outcome_of(table, table.game(), seats) if playing else None
+    return viewer, replaced, outcome_of(table, game=table.game(), seats=seats) if playing else None
 
 
-def disconnect(code: str, channel: str) -> None:
+def disconnect(code: str, *, channel: str) -> None:
     """A socket closed: its seat, if it still holds one, is away, and a request for a seat
     it made is withdrawn (it can no longer be told the answer)."""
     with transaction.atomic():
@@ -95,7 +95,7 @@ def disconnect(code: str, channel: str) -> None:
             announce(table, seats)
 
 
-def ask_for_seat(code: str, token: str | None, channel: str, position: int) -> None:
+def ask_for_seat(code: str, *, token: str | None, channel: str, position: int) -> None:
     """Somebody watching on the socket ``channel`` says a seat is theirs: their phone was
     lost or closed, and with it the rejoin link. Nothing changes hands here: the request
     waits for a person at the table to answer it (answer_seat_request). One request waits
@@ -134,7 +134,7 @@ def ask_for_seat(code: str, token: str | None, channel: str, position: int) -> N
         announce(table, seats)
 
 
-def cancel_seat_request(code: str, channel: str) -> None:
+def cancel_seat_request(code: str, *, channel: str) -> None:
     """The screen that asked for a seat takes its request back."""
     with transaction.atomic():
         table, seats = locked(code)
@@ -145,7 +145,7 @@ def cancel_seat_request(code: str, channel: str) -> None:
         announce(table, seats)
 
 
-def answer_seat_request(code: str, token: str, position: int, approve: bool) -> None:
+def answer_seat_request(code: str, *, token: str, position: int, approve: bool) -> None:
     """A person at the table (the host, or while the host is away anybody connected)
     answers a request for a seat. Approved, the seat gets a new token and the asking screen
     alone is sent it: the old rejoin link and the old device's session no longer hold the

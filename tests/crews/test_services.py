@@ -183,10 +183,10 @@ def test_a_member_already_at_the_match_cannot_take_a_second_seat(crew):
 
 
 def test_an_online_table_for_the_crew_counts_for_it_with_its_bot_apart(crew):
-    table, host = tables.create_table(ONE_ROUND, 3, "Ana", crew=crew)
-    tables.join(table.code, "Ben")
-    tables.add_bot(table.code, table.host_token, "greedy")
-    tables.start(table.code, table.host_token)
+    table, host = tables.create_table(rules=ONE_ROUND, seat_count=3, host_name="Ana", crew=crew)
+    tables.join(table.code, name="Ben")
+    tables.add_bot(table.code, host_token=table.host_token, level="greedy")
+    tables.start(table.code, host_token=table.host_token)
     match = Table.objects.get(pk=table.pk).match
     assert match.kind == Match.Kind.ONLINE
     assert CrewMatch.objects.get(match=match).crew == crew

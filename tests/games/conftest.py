@@ -63,16 +63,18 @@ def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, sta
     (its deal from ``seed`` if given). Returns the table code, the host token and each
     person's seat token, by name."""
     rules = rules or Rules(highest_double=6, rounds=2)
-    table, host = services.create_table(rules, len(humans) + len(bots), humans[0])
+    table, host = services.create_table(
+        rules=rules, seat_count=len(humans) + len(bots), host_name=humans[0]
+    )
     tokens = {humans[0]: host.token}
     for name in humans[1:]:
-        tokens[name] = services.join(table.code, name).token
+        tokens[name] = services.join(table.code, name=name).token
     for level in bots:
-        services.add_bot(table.code, table.host_token, level)
+        services.add_bot(table.code, host_token=table.host_token, level=level)
     if seed is not None:
         Table.objects.filter(pk=table.pk).update(seed=seed)
     if start:
-        services.start(table.code, table.host_token)
+        services.start(table.code, host_token=table.host_token)
     return table.code, table.host_token, tokens
 
 

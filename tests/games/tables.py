@@ -21,11 +21,13 @@ def view_message(code: str, token: str | None, host_token: str = "") -> str:
 def started_table(seed: int | None = None) -> tuple[Table, dict[int, str]]:
     """A two-seat short match (Ana hosts, Ben joins), started (its deal from ``seed`` if
     given): the table and seat tokens."""
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
-    ben = services.join(table.code, "Ben")
+    table, host = services.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=2, host_name="Ana"
+    )
+    ben = services.join(table.code, name="Ben")
     if seed is not None:
         Table.objects.filter(pk=table.pk).update(seed=seed)
-    services.start(table.code, table.host_token)
+    services.start(table.code, host_token=table.host_token)
     table.refresh_from_db()
     return table, {0: host.token, 1: ben.token}
 
@@ -52,4 +54,4 @@ def play_to_round_end(table: Table, tokens: dict[int, str]) -> Table:
         if game["round_over"]:
             return table
         seat = tokens[game["turn"]]
-        services.act(table.code, seat, parse(first_legal_move(table, seat)))
+        services.act(table.code, token=seat, intent=parse(first_legal_move(table, seat)))

@@ -213,10 +213,10 @@ async def test_a_socket_cancelled_while_it_releases_its_seat_finishes_the_releas
     started, finished = threading.Event(), threading.Event()
     disconnect = services.disconnect
 
-    def slow_disconnect(*args):
+    def slow_disconnect(*args, **kwargs):
         started.set()
         time.sleep(0.3)
-        disconnect(*args)
+        disconnect(*args, **kwargs)
         finished.set()
 
     monkeypatch.setattr(services, "disconnect", slow_disconnect)

@@ -38,13 +38,13 @@ def quick_coach(settings):
 def play_round(seed: int = 7) -> tuple[Table, str]:
     """One round at a table of Ana and two bots; a stand-in plays Ana's turns, as the
     admin's review tests do. Returns the table and Ana's seat token."""
-    table, ana = services.create_table(ONE_ROUND, 3, "Ana")
+    table, ana = services.create_table(rules=ONE_ROUND, seat_count=3, host_name="Ana")
     Table.objects.filter(pk=table.pk).update(seed=seed)
-    services.add_bot(table.code, table.host_token, "greedy")
-    services.add_bot(table.code, table.host_token, "random")
-    services.start(table.code, table.host_token)
-    services.connect(table.code, ana.token, "", "a-browser")
-    services.hand_to_bot(table.code, table.host_token, 0, "strategic")
+    services.add_bot(table.code, host_token=table.host_token, level="greedy")
+    services.add_bot(table.code, host_token=table.host_token, level="random")
+    services.start(table.code, host_token=table.host_token)
+    services.connect(table.code, token=ana.token, host_token="", channel="a-browser")
+    services.hand_to_bot(table.code, host_token=table.host_token, position=0, level="strategic")
     while services.play_bot_turn(table.code) is not None:
         pass
     table.refresh_from_db()

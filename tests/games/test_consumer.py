@@ -361,7 +361,7 @@ async def test_pages_reloading_as_the_match_starts_never_show_a_seat_as_away(set
     ana, ben = Player(code, tokens["Ana"]), Player(code, tokens["Ben"])
     await ana.connect()
     await ben.connect()
-    await database_sync_to_async(services.start)(code, host_token)
+    await database_sync_to_async(services.start)(code, host_token=host_token)
     for page in (ana, ben):
         while (await page.next_view())["status"] != "playing":
             pass

@@ -21,12 +21,12 @@ pytestmark = pytest.mark.django_db
 
 def test_a_seed_set_by_a_queryset_update_before_the_start_deals_the_round():
     rules = Rules(highest_double=6, rounds=2)
-    table, _ = services.create_table(rules, 2, "Ana")
-    services.join(table.code, "Ben")
+    table, _ = services.create_table(rules=rules, seat_count=2, host_name="Ana")
+    services.join(table.code, name="Ben")
     screens.screen(table.code, None)  # somebody looks at the lobby first
     Table.objects.filter(code=table.code).update(seed=424242)
 
-    services.start(table.code, table.host_token)
+    services.start(table.code, host_token=table.host_token)
 
     deal = Move.objects.get(table=table, number=2).record
     assert deal == deal_record(new_game(rules, 2, seed=424242).round)
@@ -39,7 +39,7 @@ def test_a_table_finished_by_a_queryset_update_refuses_the_next_move():
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
 
     with pytest.raises(services.Refused, match="not being played"):
-        services.act(table.code, tokens[turn], move)
+        services.act(table.code, token=tokens[turn], intent=move)
 
 
 def test_a_seat_renamed_outside_the_services_is_named_in_the_next_view_and_refusal():
@@ -52,7 +52,7 @@ def test_a_seat_renamed_outside_the_services_is_named_in_the_next_view_and_refus
     draw = parse({"type": "draw", "version": table.version})
     on_turn = ["Anabel", "Ben"][turn]
     with pytest.raises(services.Refused, match=f"not your turn: {on_turn} is to play"):
-        services.act(table.code, waiting, draw)
+        services.act(table.code, token=waiting, intent=draw)
 
 
 def test_a_move_another_process_committed_is_read_from_the_move_log(
@@ -64,7 +64,9 @@ def test_a_move_another_process_committed_is_read_from_the_move_log(
     table.game()  # cached at the start
     turn = screens.screen(table.code, tokens[0]).data["game"]["turn"]
     with django_capture_on_commit_callbacks(execute=False):  # as if in another process
-        services.act(table.code, tokens[turn], parse(first_legal_move(table, tokens[turn])))
+        services.act(
+            table.code, token=tokens[turn], intent=parse(first_legal_move(table, tokens[turn]))
+        )
 
     table.refresh_from_db()
     records = Move.objects.filter(table=table).order_by("number").values_list("record", flat=True)
@@ -77,7 +79,9 @@ def test_a_move_appends_its_lines_to_the_log_with_their_numbers():
     turn = screens.screen(table.code, tokens[0]).data["game"]["turn"]
     lines_before = table.move_count
 
-    services.act(table.code, tokens[turn], parse(first_legal_move(table, tokens[turn])))
+    services.act(
+        table.code, token=tokens[turn], intent=parse(first_legal_move(table, tokens[turn]))
+    )
 
     table.refresh_from_db()
     added = list(Move.objects.filter(table=table, number__gt=lines_before).order_by("number"))
@@ -88,7 +92,7 @@ def test_a_move_appends_its_lines_to_the_log_with_their_numbers():
 
 def test_an_unknown_table_is_refused():
     with pytest.raises(services.Refused, match="no table with that link"):
-        services.act("no-such-code", "a-token", parse({"type": "draw", "version": 1}))
+        services.act("no-such-code", token="a-token", intent=parse({"type": "draw", "version": 1}))
 
 
 def test_a_tables_seats_are_read_without_joining_the_tables():

@@ -17,10 +17,10 @@ from .conftest import Player, make_table
 
 @pytest.mark.django_db
 def test_the_lobby_offers_an_expert_bot_by_that_name():
-    table, host = services.create_table(Rules(), 4, "Ana")
+    table, host = services.create_table(rules=Rules(), seat_count=4, host_name="Ana")
     lobby = view_message(table.code, host.token, table.host_token)
     assert "Add an expert bot" in lobby and "Add a strategic bot" in lobby
-    seat = services.add_bot(table.code, table.host_token, "expert")
+    seat = services.add_bot(table.code, host_token=table.host_token, level="expert")
     assert (seat.name, seat.bot_level) == ("Expert bot 1", "expert")
 
 
@@ -48,10 +48,12 @@ async def test_an_expert_bot_plays_its_turns_of_a_round_over_the_socket():
 @pytest.mark.django_db
 def test_a_bot_move_decided_before_the_table_moved_on_is_not_made():
     code, _, tokens = make_table(humans=("Ana",), bots=("greedy",), seed=7)
-    services.connect(code, tokens["Ana"], "", "socket-0")
+    services.connect(code, token=tokens["Ana"], host_token="", channel="socket-0")
     table = Table.objects.get(code=code)
     while table.game().round.turn == 0:  # Ana plays until it is the bot's turn
-        services.act(code, tokens["Ana"], parse_intent(first_legal_move(table, tokens["Ana"])))
+        services.act(
+            code, token=tokens["Ana"], intent=parse_intent(first_legal_move(table, tokens["Ana"]))
+        )
         table.refresh_from_db()
     turn = selectors.bot_turn(code)
     assert turn is not None and turn.level == "greedy"
@@ -60,6 +62,6 @@ def test_a_bot_move_decided_before_the_table_moved_on_is_not_made():
     moves = Move.objects.filter(table__code=code).count()
     version = Table.objects.get(code=code).version
 
-    outcome = services.make_bot_move(code, turn, decided)
+    outcome = services.make_bot_move(code, turn=turn, action=decided)
     assert outcome.version == version
     assert Move.objects.filter(table__code=code).count() == moves  # nothing made

@@ -142,7 +142,7 @@ def test_every_screen_shows_the_last_moves_and_marks_their_tiles_alike():
         mover = game["turn"]
         legal = screens.screen(table.code, tokens[mover]).data["game"]["legal"]
         action = next((a for a in legal if a["kind"] == "play"), legal[0])
-        services.act(table.code, tokens[mover], parse(intent(action, table.version)))
+        services.act(table.code, token=tokens[mover], intent=parse(intent(action, table.version)))
         table.refresh_from_db()
         if action["kind"] == "play":
             break

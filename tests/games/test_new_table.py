@@ -133,14 +133,14 @@ def test_the_bots_that_fill_the_seats_are_refused_unless_they_are_a_level():
     assert "Choose which bots fill the empty seats." in response.text
     assert not Table.objects.exists()
     with pytest.raises(services.Refused, match="There is no 'god' bot"):
-        services.create_table(Rules(), 4, "Ana", fill_level="god")
+        services.create_table(rules=Rules(), seat_count=4, host_name="Ana", fill_level="god")
 
 
 def test_a_rematch_fills_its_empty_seats_as_the_match_before_did():
     table, ana = services.create_table(
-        Rules(highest_double=6, rounds=1), 3, "Ana", fill_level="random"
+        rules=Rules(highest_double=6, rounds=1), seat_count=3, host_name="Ana", fill_level="random"
     )
-    services.start(table.code, table.host_token)  # the host and two random bots
+    services.start(table.code, host_token=table.host_token)  # the host and two random bots
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
-    rematch, _ = services.play_again(table.code, ana.token)
+    rematch, _ = services.play_again(table.code, token=ana.token)
     assert rematch.fill_level == "random"

@@ -31,15 +31,17 @@ ASKER = "asker-socket"
 def three_people() -> tuple[Table, dict[int, str]]:
     """A started table of Ana (the host), Ben, Cy and a bot; Ana and Cy connected, Ben's
     phone gone."""
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 4, "Ana")
+    table, host = services.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=4, host_name="Ana"
+    )
     tokens = {0: host.token}
     for name in ("Ben", "Cy"):
-        seat = services.join(table.code, name)
+        seat = services.join(table.code, name=name)
         tokens[seat.position] = seat.token
-    services.add_bot(table.code, table.host_token, "greedy")
-    services.start(table.code, table.host_token)
-    services.connect(table.code, tokens[0], table.host_token, "socket-0")
-    services.connect(table.code, tokens[2], "", "socket-2")
+    services.add_bot(table.code, host_token=table.host_token, level="greedy")
+    services.start(table.code, host_token=table.host_token)
+    services.connect(table.code, token=tokens[0], host_token=table.host_token, channel="socket-0")
+    services.connect(table.code, token=tokens[2], host_token="", channel="socket-2")
     table.refresh_from_db()
     return table, tokens
 
@@ -61,10 +63,10 @@ def test_the_host_gives_the_seat_to_the_asking_screen_under_a_new_token(
     django_capture_on_commit_callbacks,
 ):
     table, tokens = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     assert seat(table, 1).claimed_by == ASKER
     with django_capture_on_commit_callbacks(execute=True):
-        services.answer_seat_request(table.code, tokens[0], 1, approve=True)
+        services.answer_seat_request(table.code, token=tokens[0], position=1, approve=True)
     ben = seat(table, 1)
     assert ben.token != tokens[1] and ben.claimed_by == "" and ben.claimed_at is None
     assert told(ASKER) == {"type": "seat.granted", "token": ben.token}
@@ -75,34 +77,42 @@ def test_the_host_gives_the_seat_to_the_asking_screen_under_a_new_token(
     # The old link and the old session's token no longer hold the seat.
     assert Client().get(reverse("games:rejoin", args=[table.code, tokens[1]])).status_code == 404
     with pytest.raises(services.Refused, match="You do not have a seat"):
-        services.act(table.code, tokens[1], parse({"type": "draw", "version": table.version}))
+        services.act(
+            table.code, token=tokens[1], intent=parse({"type": "draw", "version": table.version})
+        )
 
 
 def test_nobody_takes_a_seat_without_an_answer():
     table, tokens = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     assert seat(table, 1).token == tokens[1]  # asked, not given
     with pytest.raises(services.Refused, match="Ana, the host, answers"):
-        services.answer_seat_request(table.code, tokens[2], 1, approve=True)  # Cy is not host
+        services.answer_seat_request(
+            table.code, token=tokens[2], position=1, approve=True
+        )  # Cy is not host
     with pytest.raises(services.Refused, match="You do not have a seat"):
-        services.answer_seat_request(table.code, "", 1, approve=True)  # the asker itself
+        services.answer_seat_request(
+            table.code, token="", position=1, approve=True
+        )  # the asker itself
     with pytest.raises(services.Refused, match="Nobody is asking for that seat"):
-        services.answer_seat_request(table.code, tokens[0], 2, approve=True)
+        services.answer_seat_request(table.code, token=tokens[0], position=2, approve=True)
     assert seat(table, 1).token == tokens[1] and seat(table, 1).claimed_by == ASKER
 
 
 def test_a_refused_request_tells_the_asker_and_changes_no_seat(django_capture_on_commit_callbacks):
     table, tokens = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.answer_seat_request(table.code, tokens[0], 1, approve=False)
+        services.answer_seat_request(table.code, token=tokens[0], position=1, approve=False)
     assert told(ASKER) == {
         "type": "seat.refused",
         "message": "Ana refused your request for Ben's seat.",
     }
     ben = seat(table, 1)
     assert ben.token == tokens[1] and ben.claimed_by == ""
-    services.ask_for_seat(table.code, None, ASKER, 1)  # refused once, it may ask again
+    services.ask_for_seat(
+        table.code, token=None, channel=ASKER, position=1
+    )  # refused once, it may ask again
 
 
 @pytest.mark.parametrize(
@@ -116,43 +126,43 @@ def test_a_refused_request_tells_the_asker_and_changes_no_seat(django_capture_on
 def test_a_request_for_a_bot_a_present_person_or_no_seat_is_refused(position, sentence):
     table, _ = three_people()
     with pytest.raises(services.Refused, match=sentence):
-        services.ask_for_seat(table.code, None, ASKER, position)
+        services.ask_for_seat(table.code, token=None, channel=ASKER, position=position)
     assert not TableSeat.objects.exclude(claimed_by="").exists()
 
 
 def test_one_request_waits_for_a_seat_and_one_for_a_screen():
     table, tokens = three_people()
-    services.disconnect(table.code, "socket-2")  # Cy's phone goes too
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.disconnect(table.code, channel="socket-2")  # Cy's phone goes too
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     with pytest.raises(services.Refused, match="already asked for Ben's seat: wait"):
-        services.ask_for_seat(table.code, None, ASKER, 1)
+        services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     with pytest.raises(services.Refused, match="asked for Ben's seat: cancel that request"):
-        services.ask_for_seat(table.code, None, ASKER, 2)
+        services.ask_for_seat(table.code, token=None, channel=ASKER, position=2)
     with pytest.raises(services.Refused, match="Somebody else has asked for Ben's seat"):
-        services.ask_for_seat(table.code, None, "another-socket", 1)
+        services.ask_for_seat(table.code, token=None, channel="another-socket", position=1)
     with pytest.raises(services.Refused, match="You have a seat at this table already"):
-        services.ask_for_seat(table.code, tokens[0], "socket-0", 1)
+        services.ask_for_seat(table.code, token=tokens[0], channel="socket-0", position=1)
     assert seat(table, 1).claimed_by == ASKER
 
 
 def test_a_request_left_behind_gives_way_after_a_while():
     table, _ = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     long_ago = timezone.now() - timedelta(seconds=CLAIM_WAITS + 1)
     TableSeat.objects.filter(table=table, position=1).update(claimed_at=long_ago)
-    services.ask_for_seat(table.code, None, "another-socket", 1)
+    services.ask_for_seat(table.code, token=None, channel="another-socket", position=1)
     assert seat(table, 1).claimed_by == "another-socket"
 
 
 def test_the_asker_may_cancel_and_a_closed_screen_withdraws_its_request():
     table, _ = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
-    services.cancel_seat_request(table.code, ASKER)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
+    services.cancel_seat_request(table.code, channel=ASKER)
     assert seat(table, 1).claimed_by == ""
     with pytest.raises(services.Refused, match="You have no request for a seat waiting."):
-        services.cancel_seat_request(table.code, ASKER)
-    services.ask_for_seat(table.code, None, ASKER, 1)
-    services.disconnect(table.code, ASKER)
+        services.cancel_seat_request(table.code, channel=ASKER)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
+    services.disconnect(table.code, channel=ASKER)
     assert seat(table, 1).claimed_by == ""
 
 
@@ -179,26 +189,28 @@ def test_the_shapes_of_a_request_its_cancel_and_its_answer():
 
 
 def test_seats_are_asked_back_only_while_the_match_is_played():
-    table, _ = services.create_table(Rules(), 2, "Ana")
-    services.join(table.code, "Ben")
+    table, _ = services.create_table(rules=Rules(), seat_count=2, host_name="Ana")
+    services.join(table.code, name="Ben")
     with pytest.raises(services.Refused, match="only while the match is being played"):
-        services.ask_for_seat(table.code, None, ASKER, 1)
+        services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
 
 
 def test_with_the_host_away_the_others_answer_and_the_hosts_seat_brings_a_new_host_token(
     django_capture_on_commit_callbacks,
 ):
     table, tokens = three_people()
-    services.disconnect(table.code, "socket-0")  # Ana's phone is gone
-    services.ask_for_seat(table.code, None, ASKER, 0)
+    services.disconnect(table.code, channel="socket-0")  # Ana's phone is gone
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=0)
     with django_capture_on_commit_callbacks(execute=True):
-        services.answer_seat_request(table.code, tokens[2], 0, approve=True)  # Cy vouches
+        services.answer_seat_request(
+            table.code, token=tokens[2], position=0, approve=True
+        )  # Cy vouches
     ana = seat(table, 0)
     new_host = Table.objects.get(pk=table.pk).host_token
     assert ana.token != tokens[0] and new_host != table.host_token
     assert told(ASKER)["token"] == ana.token
     with pytest.raises(services.Refused, match="Only the host"):  # the old session's
-        services.hand_to_bot(table.code, table.host_token, 1)
+        services.hand_to_bot(table.code, host_token=table.host_token, position=1)
     phone = Client()
     phone.get(reverse("games:rejoin", args=[table.code, ana.token]))
     assert "Seat links" in phone.get(reverse("games:table", args=[table.code])).text
@@ -208,10 +220,12 @@ def test_a_screen_still_open_on_the_seat_is_told_it_was_replaced(
     django_capture_on_commit_callbacks,
 ):
     table, tokens = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
-    services.connect(table.code, tokens[1], "", "old-phone")  # the old phone comes back
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
+    services.connect(
+        table.code, token=tokens[1], host_token="", channel="old-phone"
+    )  # the old phone comes back
     with django_capture_on_commit_callbacks(execute=True):
-        services.answer_seat_request(table.code, tokens[0], 1, approve=True)
+        services.answer_seat_request(table.code, token=tokens[0], position=1, approve=True)
     assert told("old-phone") == {"type": "seat.replaced"}
     assert seat(table, 1).channel_name == ""  # away until the new screen connects
 
@@ -222,7 +236,7 @@ def test_the_screens_show_the_offer_the_request_and_the_answer_card():
     assert "Is one of these seats yours? Ask for it back" in watching
     assert 'data-claim="ask_seat" data-position="1">I am Ben<' in watching
     assert "I am Cy" not in watching and "I am Greedy" not in watching  # here, or a bot
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     host = json.loads(view_message(table.code, tokens[0], table.host_token))["html"]
     assert "Somebody watching says they are Ben" in host and 'data-approve="true"' in host
     cy = json.loads(view_message(table.code, tokens[2]))["html"]
@@ -250,9 +264,9 @@ def test_the_host_alone_sees_a_seats_private_link_as_a_qr_code():
 
 def test_the_new_token_is_the_seat_with_its_hand(django_capture_on_commit_callbacks):
     table, tokens = three_people()
-    services.ask_for_seat(table.code, None, ASKER, 1)
+    services.ask_for_seat(table.code, token=None, channel=ASKER, position=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.answer_seat_request(table.code, tokens[0], 1, approve=True)
+        services.answer_seat_request(table.code, token=tokens[0], position=1, approve=True)
     new = seat(table, 1).token
     shown = screens.screen(table.code, new).data
     assert shown["seat"] == 1 and shown["game"]["hand"] == [
@@ -262,7 +276,7 @@ def test_the_new_token_is_the_seat_with_its_hand(django_capture_on_commit_callba
     with pytest.raises(
         services.Refused, match="It is not your turn"
     ):  # the seat's, not a stranger's
-        services.act(table.code, new, draw)
+        services.act(table.code, token=new, intent=draw)
 
 
 # -- over the socket ----------------------------------------------------------------------

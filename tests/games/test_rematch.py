@@ -39,7 +39,9 @@ def play_to_the_end(code: str) -> Table:
         if seat.is_bot:
             services.play_bot_turn(code)
         else:
-            services.act(code, seat.token, parse_intent(first_legal_move(table, seat.token)))
+            services.act(
+                code, token=seat.token, intent=parse_intent(first_legal_move(table, seat.token))
+            )
     TableSeat.objects.filter(table__code=code).update(channel_name="")
     return table
 
@@ -49,11 +51,13 @@ def finished_match(
 ) -> tuple[Table, dict[str, str]]:
     """Ana (the host), Ben and the bots play a one-round match to its end: the finished
     table and the people's seat tokens by name."""
-    table, ana = services.create_table(RULES, seat_count or 2 + len(bots), "Ana")
-    ben = services.join(table.code, "Ben")
+    table, ana = services.create_table(
+        rules=RULES, seat_count=seat_count or 2 + len(bots), host_name="Ana"
+    )
+    ben = services.join(table.code, name="Ben")
     for level in bots:
-        services.add_bot(table.code, table.host_token, level)
-    services.start(table.code, table.host_token)
+        services.add_bot(table.code, host_token=table.host_token, level=level)
+    services.start(table.code, host_token=table.host_token)
     return play_to_the_end(table.code), {"Ana": ana.token, "Ben": ben.token}
 
 
@@ -65,7 +69,7 @@ def test_the_first_to_play_again_opens_the_next_match_with_the_same_rules_and_bo
     finished, tokens = finished_match()
     moves, match = finished.moves.count(), finished.match
 
-    rematch, seat = services.play_again(finished.code, tokens["Ben"])
+    rematch, seat = services.play_again(finished.code, token=tokens["Ben"])
 
     assert (seat.position, seat.name, seat.table) == (1, "Ben", rematch)
     assert rematch.status == Table.Status.LOBBY and rematch.rematch_of == finished
@@ -81,12 +85,12 @@ def test_the_first_to_play_again_opens_the_next_match_with_the_same_rules_and_bo
 @pytest.mark.django_db
 def test_each_player_takes_their_seat_at_the_one_rematch_and_the_host_starts_a_new_sheet():
     finished, tokens = finished_match()
-    rematch, ben = services.play_again(finished.code, tokens["Ben"])
-    again, ana = services.play_again(finished.code, tokens["Ana"])
+    rematch, ben = services.play_again(finished.code, token=tokens["Ben"])
+    again, ana = services.play_again(finished.code, token=tokens["Ana"])
 
     assert again == rematch and Table.objects.filter(rematch_of=finished).count() == 1
     assert (ana.position, ana.name) == (0, "Ana")
-    services.start(rematch.code, rematch.host_token)
+    services.start(rematch.code, host_token=rematch.host_token)
     rematch.refresh_from_db()
     finished.refresh_from_db()
     assert rematch.status == Table.Status.PLAYING
@@ -102,22 +106,22 @@ def test_each_player_takes_their_seat_at_the_one_rematch_and_the_host_starts_a_n
 @pytest.mark.django_db
 def test_a_person_who_does_not_play_again_leaves_a_seat_the_host_can_give_a_bot():
     finished, tokens = finished_match(bots=())
-    rematch, _ = services.play_again(finished.code, tokens["Ana"])
-    services.add_bot(rematch.code, rematch.host_token, "random")
-    services.start(rematch.code, rematch.host_token)
+    rematch, _ = services.play_again(finished.code, token=tokens["Ana"])
+    services.add_bot(rematch.code, host_token=rematch.host_token, level="random")
+    services.start(rematch.code, host_token=rematch.host_token)
     rematch.refresh_from_db()
     assert seats(rematch) == [(0, "Ana", "human"), (1, "Random bot 1", "bot")]
     with pytest.raises(services.Refused, match="The next match has started without you"):
-        services.play_again(finished.code, tokens["Ben"])
+        services.play_again(finished.code, token=tokens["Ben"])
 
 
 @pytest.mark.django_db
 def test_playing_again_twice_is_refused_and_changes_nothing():
     finished, tokens = finished_match()
-    rematch, _ = services.play_again(finished.code, tokens["Ben"])
+    rematch, _ = services.play_again(finished.code, token=tokens["Ben"])
     before = (seats(rematch), rematch.revision)
     with pytest.raises(services.Refused, match="^Ben already has a seat at the next match.$"):
-        services.play_again(finished.code, tokens["Ben"])
+        services.play_again(finished.code, token=tokens["Ben"])
     rematch.refresh_from_db()
     assert (seats(rematch), rematch.revision) == before
 
@@ -127,22 +131,22 @@ def test_playing_again_twice_is_refused_and_changes_nothing():
 def test_a_spectator_cannot_play_again(token):
     finished, _ = finished_match()
     with pytest.raises(services.Refused, match="^Only the players of this match can play again"):
-        services.play_again(finished.code, token)
+        services.play_again(finished.code, token=token)
     assert not Table.objects.filter(rematch_of=finished).exists()
 
 
 @pytest.mark.django_db
 def test_a_match_still_being_played_cannot_be_played_again():
-    table, ana = services.create_table(RULES, 2, "Ana")
-    services.join(table.code, "Ben")
+    table, ana = services.create_table(rules=RULES, seat_count=2, host_name="Ana")
+    services.join(table.code, name="Ben")
     for step in ("lobby", "playing"):
         with pytest.raises(services.Refused, match="^The match at this table is not over"):
-            services.play_again(table.code, ana.token)
+            services.play_again(table.code, token=ana.token)
         if step == "lobby":
-            services.start(table.code, table.host_token)
+            services.start(table.code, host_token=table.host_token)
     assert Table.objects.count() == 1
     with pytest.raises(services.Refused, match="There is no table with that link"):
-        services.play_again("no-such-code", ana.token)
+        services.play_again("no-such-code", token=ana.token)
 
 
 @pytest.mark.django_db
@@ -150,14 +154,14 @@ def test_a_match_opened_from_a_game_record_cannot_be_played_again():
     finished, tokens = finished_match()
     Table.objects.filter(pk=finished.pk).update(imported=True)
     with pytest.raises(services.Refused, match="opened from a game record to review"):
-        services.play_again(finished.code, tokens["Ana"])
+        services.play_again(finished.code, token=tokens["Ana"])
     assert not Table.objects.filter(rematch_of=finished).exists()
 
 
 @pytest.mark.django_db
 def test_a_finished_table_has_at_most_one_rematch():
     finished, tokens = finished_match()
-    services.play_again(finished.code, tokens["Ana"])
+    services.play_again(finished.code, token=tokens["Ana"])
     with pytest.raises(IntegrityError), transaction.atomic():
         Table.objects.create(rules=finished.rules, rematch_of=finished)
 
@@ -208,7 +212,7 @@ def test_play_again_from_the_end_card_seats_the_browser_and_the_old_link_leads_t
 @pytest.mark.django_db
 def test_before_the_host_plays_again_the_lobby_waits_for_the_host_by_role():
     finished, tokens = finished_match()
-    services.play_again(finished.code, tokens["Ben"])
+    services.play_again(finished.code, token=tokens["Ben"])
     page = browser_of(tokens["Ben"], finished.code).get(f"/t/{finished.code}/", follow=True)
     assert "Waiting for the host to start the match." in page.text
     assert "Start the match" not in page.text
@@ -238,12 +242,14 @@ async def test_the_finished_tables_sockets_are_sent_to_the_next_match():
     await ana.connect()
     await watcher.connect()
 
-    rematch, _ = await database_sync_to_async(services.play_again)(finished.code, tokens["Ben"])
+    rematch, _ = await database_sync_to_async(services.play_again)(
+        finished.code, token=tokens["Ben"]
+    )
     moved = {"type": "moved", "url": f"/t/{rematch.code}/", "by": "Ben"}  # Ben opened it
     assert await ana.next_message() == moved
     assert await watcher.next_message() == moved
     # The next to play again joins the rematch: the finished table's sockets hear no more.
-    await database_sync_to_async(services.play_again)(finished.code, tokens["Ana"])
+    await database_sync_to_async(services.play_again)(finished.code, token=tokens["Ana"])
     assert await ana.socket.receive_nothing(timeout=0.2)
 
     # A page that was away when it happened is sent on as soon as it is back.
@@ -257,17 +263,19 @@ async def test_the_finished_tables_sockets_are_sent_to_the_next_match():
 @pytest.mark.django_db
 def test_the_host_keeps_the_first_seat_and_a_player_whose_seat_was_taken_gets_a_free_one():
     finished, tokens = finished_match(bots=(), seat_count=4)
-    services.play_again(finished.code, tokens["Ana"])
+    services.play_again(finished.code, token=tokens["Ana"])
     rematch = Table.objects.get(rematch_of=finished)
-    assert services.join(rematch.code, "Cy", 1).position == 1  # Ben's seat, while he waits
-    _, ben = services.play_again(finished.code, tokens["Ben"])
+    assert (
+        services.join(rematch.code, name="Cy", position=1).position == 1
+    )  # Ben's seat, while he waits
+    _, ben = services.play_again(finished.code, token=tokens["Ben"])
     assert ben.position == 2
 
     finished, tokens = finished_match(bots=(), seat_count=4)
-    services.play_again(finished.code, tokens["Ben"])
+    services.play_again(finished.code, token=tokens["Ben"])
     rematch = Table.objects.get(rematch_of=finished)
-    assert services.join(rematch.code, "Cy").position == 0  # the next free seat: the host's
-    _, ana = services.play_again(finished.code, tokens["Ana"])
+    assert services.join(rematch.code, name="Cy").position == 0  # the next free seat: the host's
+    _, ana = services.play_again(finished.code, token=tokens["Ana"])
     assert ana.position == 0
     assert seats(rematch) == [(0, "Ana", "human"), (1, "Ben", "human"), (2, "Cy", "human")]
 
@@ -278,16 +286,16 @@ def test_the_last_free_seat_waits_for_the_host_so_a_full_lobby_never_locks_them_
     Somebody who was watching cannot take it (seat 1 or any), since only the host can start
     the match or make room; once the host is back, a seat freed is anyone's."""
     finished, tokens = finished_match(bots=("greedy", "random"), seat_count=4)
-    services.play_again(finished.code, tokens["Ben"])
+    services.play_again(finished.code, token=tokens["Ben"])
     rematch = Table.objects.get(rematch_of=finished)
     for position in (0, None):
         with pytest.raises(services.Refused, match="kept for the host"):
-            services.join(rematch.code, "Mallory", position)
+            services.join(rematch.code, name="Mallory", position=position)
     assert len(seats(rematch)) == 3  # Ben and the bots: nobody took the host's place
-    _, ana = services.play_again(finished.code, tokens["Ana"])
+    _, ana = services.play_again(finished.code, token=tokens["Ana"])
     assert ana.position == 0
-    services.remove_seat(rematch.code, rematch.host_token, 3)
-    assert services.join(rematch.code, "Mallory").position == 3
+    services.remove_seat(rematch.code, host_token=rematch.host_token, position=3)
+    assert services.join(rematch.code, name="Mallory").position == 3
 
 
 @pytest.mark.django_db(transaction=True)
@@ -303,7 +311,7 @@ def test_two_players_pressing_at_once_open_one_rematch():
     def press(token: str) -> None:
         try:
             both.wait()
-            results.append(services.play_again(finished.code, token))
+            results.append(services.play_again(finished.code, token=token))
         except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
             results.append(error)
         finally:
@@ -323,7 +331,7 @@ def test_two_players_pressing_at_once_open_one_rematch():
 @pytest.mark.django_db
 def test_staff_see_which_match_a_table_played_again_and_its_rematch(admin_client):
     finished, tokens = finished_match()
-    rematch, _ = services.play_again(finished.code, tokens["Ben"])
+    rematch, _ = services.play_again(finished.code, token=tokens["Ben"])
     for table, other in ((finished, rematch), (rematch, finished)):
         page = admin_client.get(reverse("admin:games_table_change", args=[table.pk]))
         assert page.status_code == 200

@@ -21,9 +21,11 @@ NAMES = ['Zoë "the train"', "<b>Ana</b>", "Ren 🚂", "O'Neil\\"]
 def test_a_view_message_is_the_json_of_the_whole_view_whatever_the_names_hold():
     """Names with quotes, markup, backslashes and characters outside ASCII come through
     the view's JSON and its regions exactly, escaped in the HTML."""
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 4, NAMES[0])
-    tokens = [host.token] + [services.join(table.code, name).token for name in NAMES[1:]]
-    services.start(table.code, table.host_token)
+    table, host = services.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=4, host_name=NAMES[0]
+    )
+    tokens = [host.token] + [services.join(table.code, name=name).token for name in NAMES[1:]]
+    services.start(table.code, host_token=table.host_token)
 
     for token in [*tokens, None]:
         text = view_message(table.code, token)
@@ -54,7 +56,7 @@ def test_a_view_message_holds_the_same_data_as_the_page_through_a_round_and_its_
         over = views[-1]["game"]["round_over"]  # the spectator's
         if not over:
             seat = tokens[views[-1]["game"]["turn"]]
-            services.act(table.code, seat, parse(first_legal_move(table, seat)))
+            services.act(table.code, token=seat, intent=parse(first_legal_move(table, seat)))
     # The round's end, with its score sheet: the round's scores and the totals.
     sheet = re.search(r'<section id="table-sheet".*?</section>', views[0]["html"], re.S).group(0)
     assert "<tfoot>" in sheet and all(s["name"] in sheet for s in views[0]["seats"])
@@ -63,15 +65,17 @@ def test_a_view_message_holds_the_same_data_as_the_page_through_a_round_and_its_
 def test_a_refused_action_leaves_the_stand_in_as_it_was():
     """A person back from a stand-in bot gets the seat back as they act; when the action is
     refused, that rolls back, and the screens go on showing the bot standing in."""
-    table, host = services.create_table(Rules(highest_double=6, rounds=2), 2, "Ana")
-    ben = services.join(table.code, "Ben")
-    services.start(table.code, table.host_token)
-    services.hand_to_bot(table.code, table.host_token, ben.position)
+    table, host = services.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=2, host_name="Ana"
+    )
+    ben = services.join(table.code, name="Ben")
+    services.start(table.code, host_token=table.host_token)
+    services.hand_to_bot(table.code, host_token=table.host_token, position=ben.position)
     table.refresh_from_db()
 
     out_of_turn = parse({"type": "draw", "version": table.version})
     with pytest.raises(services.Refused, match="not your turn"):
-        services.act(table.code, ben.token, out_of_turn)
+        services.act(table.code, token=ben.token, intent=out_of_turn)
 
     ben.refresh_from_db()
     assert ben.stand_in == "greedy"
@@ -104,7 +108,7 @@ def test_a_view_drawn_from_an_announcement_is_the_view_read_from_the_database(
     its end, with seats coming, going and standing in, every seat's view drawn from it is
     the view a read of the database gives."""
     table, tokens = started_table()
-    services.hand_to_bot(table.code, table.host_token, 1)
+    services.hand_to_bot(table.code, host_token=table.host_token, position=1)
     seats = {s.pk: s for s in table.seats.all()}
     viewers = [screens.Viewer(pk, is_host) for pk in [*seats, None] for is_host in (True, False)]
     over = False
@@ -113,14 +117,14 @@ def test_a_view_drawn_from_an_announcement_is_the_view_read_from_the_database(
         seat = tokens[json.loads(view_message(table.code, None))["game"]["turn"]]
         move = parse(first_legal_move(table, seat))
         with django_capture_on_commit_callbacks() as announced:
-            services.act(table.code, seat, move)
+            services.act(table.code, token=seat, intent=move)
         shown = _announced_table(announced)
         for viewer in viewers:
             carried = screens.view_message(table.code, viewer, shown=shown)
             assert carried == screens.view_message(table.code, viewer)
         over = json.loads(carried[0])["game"]["round_over"]
     with django_capture_on_commit_callbacks() as announced:
-        services.ready(table.code, tokens[0])
+        services.ready(table.code, token=tokens[0])
     for viewer in viewers:
         carried = screens.view_message(table.code, viewer, shown=_announced_table(announced))
         assert carried == screens.view_message(table.code, viewer)
@@ -141,7 +145,7 @@ def test_a_view_drawn_from_memory_reads_nothing(
         seat = tokens[json.loads(view_message(table.code, None))["game"]["turn"]]
         move = parse(first_legal_move(table, seat))
         with django_capture_on_commit_callbacks() as announced:
-            services.act(table.code, seat, move)
+            services.act(table.code, token=seat, intent=move)
         shown = _announced_table(announced)
         if not screens.drawn_from_memory(shown, with_sheet=False):
             break
@@ -194,7 +198,7 @@ def test_the_lanes_and_hands_taken_again_from_the_version_before_are_what_is_dra
         over = view["game"]["round_over"]
         if not over:
             seat = tokens[view["game"]["turn"]]
-            services.act(table.code, seat, parse(first_legal_move(table, seat)))
+            services.act(table.code, token=seat, intent=parse(first_legal_move(table, seat)))
             table.refresh_from_db()
             moves += 1
     assert moves > 5
@@ -204,18 +208,22 @@ def test_the_match_end_card_lists_the_players_by_their_totals():
     """A round's card lists the round's best first; the match's last card, its winners
     first. The deal of seed 5 ends two rounds with Ana best in the last round (0 points)
     and the random bot best overall (4 in all, against Ana's 8)."""
-    table, ana = services.create_table(Rules(highest_double=6, rounds=2), 3, "Ana")
-    services.add_bot(table.code, table.host_token, "greedy")
-    services.add_bot(table.code, table.host_token, "random")
+    table, ana = services.create_table(
+        rules=Rules(highest_double=6, rounds=2), seat_count=3, host_name="Ana"
+    )
+    services.add_bot(table.code, host_token=table.host_token, level="greedy")
+    services.add_bot(table.code, host_token=table.host_token, level="random")
     models.Table.objects.filter(code=table.code).update(seed=5)
-    services.start(table.code, table.host_token)
+    services.start(table.code, host_token=table.host_token)
     models.TableSeat.objects.filter(pk=ana.pk).update(channel_name="watching")  # bots play
     while (table := models.Table.objects.get(code=table.code)).status == "playing":
         game = table.game()
         if game.round.result is not None:
-            services.ready(table.code, ana.token)
+            services.ready(table.code, token=ana.token)
         elif game.round.turn == 0:
-            services.act(table.code, ana.token, parse(first_legal_move(table, ana.token)))
+            services.act(
+                table.code, token=ana.token, intent=parse(first_legal_move(table, ana.token))
+            )
         else:
             services.play_bot_turn(table.code)
     html = json.loads(screens.view_message(table.code, screens.Viewer(ana.pk))[0])["html"]

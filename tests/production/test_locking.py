@@ -50,7 +50,7 @@ def test_two_connections_acting_at_once_for_the_same_turn_exactly_one_wins():
     results: list = []
     barrier = threading.Barrier(2)
     threads = [
-        in_thread(lambda: services.act(code, tokens["Ana"], intent), results, barrier)
+        in_thread(lambda: services.act(code, token=tokens["Ana"], intent=intent), results, barrier)
         for _ in range(2)
     ]
     for thread in threads:
@@ -83,7 +83,7 @@ def test_an_action_waits_for_the_lock_another_transaction_holds():
     assert locked.wait(timeout=10)
     results: list = []
     started = time.monotonic()
-    actor = in_thread(lambda: services.act(code, tokens["Ana"], intent), results)
+    actor = in_thread(lambda: services.act(code, token=tokens["Ana"], intent=intent), results)
     actor.join(timeout=0.5)
     assert actor.is_alive(), "the action went ahead while another transaction held the lock"
     release.set()

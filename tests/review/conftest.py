@@ -25,20 +25,20 @@ def play_online_match(
     """A whole match at an online table: Ana hosts, the bots join, and a stand-in bot plays
     Ana's turns while she watches (bots move only while a person is connected). The seed
     fixes the deals and the bots' choices, so the match is the same on every run."""
-    table, host = services.create_table(rules, 1 + len(bots), "Ana")
+    table, host = services.create_table(rules=rules, seat_count=1 + len(bots), host_name="Ana")
     Table.objects.filter(pk=table.pk).update(seed=seed)
     for level in bots:
-        services.add_bot(table.code, table.host_token, level)
-    services.start(table.code, table.host_token)
-    services.connect(table.code, host.token, "", "a-browser")
-    services.hand_to_bot(table.code, table.host_token, 0, "strategic")
+        services.add_bot(table.code, host_token=table.host_token, level=level)
+    services.start(table.code, host_token=table.host_token)
+    services.connect(table.code, token=host.token, host_token="", channel="a-browser")
+    services.hand_to_bot(table.code, host_token=table.host_token, position=0, level="strategic")
     for _ in range(10_000):
         if services.play_bot_turn(table.code) is not None:
             continue
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return table.match
-        services.ready(table.code, host.token)
+        services.ready(table.code, token=host.token)
     raise AssertionError("the match never finished")
 
 

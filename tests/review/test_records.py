@@ -73,7 +73,7 @@ def test_an_imported_match_is_listed_as_imported_and_cannot_be_played(admin_clie
     assert table.imported and table.status == Table.Status.FINISHED
     seat = table.seats.get(position=1)
     with pytest.raises(services.Refused, match="not being played"):
-        services.act(table.code, seat.token, Intent("draw", table.version))
+        services.act(table.code, token=seat.token, intent=Intent("draw", table.version))
     assert services.play_bot_turn(table.code) is None
     assert Move.objects.filter(table=table).count() == len(review.records_of(online_match))
 

@@ -89,8 +89,8 @@ def world(settings) -> World:
     settings.COACH_PLAYOUTS = 4  # the coach's review of a round in a second
     settings.COACH_MARK = -1000  # every decision marked: the review page has them all to show
     settings.COACH_IN_PROCESS = True
-    lobby, _ = tables.create_table(Rules(), 4, "Ana")
-    tables.join(lobby.code, "Ben")
+    lobby, _ = tables.create_table(rules=Rules(), seat_count=4, host_name="Ana")
+    tables.join(lobby.code, name="Ben")
     at_play, _ = started_table()
     finished = Table.objects.get(match=play_online_match(Rules(highest_double=6, rounds=1)))
     assert coach.work() == 1

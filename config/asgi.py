@@ -20,6 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from crews.routing import websocket_urlpatterns as crews_websockets  # noqa: E402
 from games.coach import WORKER_CHANNEL  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
+from games.waker import start_polling  # noqa: E402
 from games.worker import CoachWorker  # noqa: E402
 from scoring.routing import websocket_urlpatterns as scoring_websockets  # noqa: E402
 
@@ -38,13 +39,28 @@ if os.environ.get("LOAD_TEST_ECHO") == "1":  # the load benchmark's floor: confi
 gc.freeze()
 gc.set_threshold(700, 10, 100)
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-        # The coach's worker: `manage.py runworker coach` (games/worker.py).
-        "channel": ChannelNameRouter({WORKER_CHANNEL: CoachWorker.as_asgi()}),
-    }
+
+def with_the_clock(app):
+    """Start this process's poll for due tables (games.waker) with the first connection it
+    serves, HTTP or websocket: daphne has no start-up hook (no ASGI lifespan)."""
+
+    async def serve(scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            start_polling()
+        return await app(scope, receive, send)
+
+    return serve
+
+
+application = with_the_clock(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+            # The coach's worker: `manage.py runworker coach` (games/worker.py).
+            "channel": ChannelNameRouter({WORKER_CHANNEL: CoachWorker.as_asgi()}),
+        }
+    )
 )

@@ -269,6 +269,11 @@ EXPERT_BUDGET = float(ENV.get("EXPERT_BUDGET", "0.5"))
 # connection: a page that reloads (every lobby page does as the match starts) is back sooner.
 SEAT_AWAY_AFTER = float(ENV.get("SEAT_AWAY_AFTER", "5"))
 
+# Seconds between two looks of each process for tables with something due (games.waker):
+# an own-pace turn whose time ran out with nobody's page open, a turn that fell due while
+# the server was down. Live play does not wait for it. 0: no poll (the unit tests).
+CLOCK_POLL = float(ENV.get("CLOCK_POLL", "10"))
+
 # Seconds between the end of a round and the next deal when not everybody presses Ready.
 NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))
 

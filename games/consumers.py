@@ -6,12 +6,10 @@ socket alone with an error when something was refused. Committed changes come ba
 the table's group as ``table.changed``; every socket then sends its own seat the complete
 view (games.screens), so a socket that missed a message heals with the next one.
 
-The work a table does on its own (bots taking their turns, the countdown to the next
-round) runs as asyncio tasks of each process whose sockets hear that it is due: every
-announcement of a committed change says what it leaves due, whoever made the change (a
-socket, a page, the admin, a shell). The tasks act through the same services, under the
-table's lock and at the version they read, so two processes that both start a table's
-bots still play each turn once.
+What a table does on its own (bots taking their turns, a turn whose clock ran out, the
+next round's deal) is the clock's (games.waker, games.services.clock): every announcement
+of a committed change says when the table is next due, whoever made the change (a socket,
+a page, the admin, a shell), and each socket that hears it has its process wake then.
 """
 
 from __future__ import annotations
@@ -19,39 +17,23 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connection
 from django.urls import reverse
 
 from common.sockets import GuardedConsumer
-from games.bots import decide
-from games.bots.processes import pool
 
-from . import screens, selectors, services, sessions
+from . import screens, selectors, services, sessions, waker
 from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
+from .threads import read, write
 
 log = logging.getLogger(__name__)
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
 REPLACED = 4409
-
-
-def write(service: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """A service that writes, called from the event loop. On PostgreSQL it runs in a pool
-    thread of its own: a commit waits 10-20 ms for the disk, and in Channels' one ORM thread
-    every table would wait behind every other table's commit. SQLite takes one writer at a
-    time, so there it stays in that one thread rather than queue on the database's lock."""
-    return database_sync_to_async(service, thread_sensitive=connection.vendor == "sqlite")
-
-
-read = database_sync_to_async  # what only reads runs in Channels' one ORM thread
 
 
 class TableConsumer(GuardedConsumer):
@@ -249,83 +231,13 @@ async def _away_later(code: str, channel: str) -> None:
     await write(services.disconnect)(code, channel=channel)
 
 
-# -- a table's own work: bots and the next round's countdown ----------------------------------
-
-bot_loops: dict[str, asyncio.Task] = {}  # by table code: one loop a table and process
-countdowns: dict[str, asyncio.Task] = {}
-# Tables whose bots were called for while their loop was already running: the loop looks
-# again before it ends, so a call that came during its last read is not lost.
-bots_called: set[str] = set()
-
-
 def after(code: str, outcome: selectors.Outcome | None) -> None:
-    """Start whatever a committed change leaves due: bots, or the next round's countdown.
-    Every socket of the table calls it on each announcement; a table's work runs once a
-    process all the same."""
-    if outcome is None:
-        return
-    if outcome.bot_next:
-        running = bot_loops.get(code)
-        if running is not None and not running.done():
-            bots_called.add(code)
-        else:
-            _start(bot_loops, code, _bot_loop(code))
-    if outcome.next_round_in is not None:
-        _count_down(code, outcome.next_round_in)
-
-
-def _count_down(code: str, seconds: float) -> None:
-    running = countdowns.pop(code, None)
-    if running is not None and running is not asyncio.current_task():
-        running.cancel()  # the newest announcement sets the time
-    _start(countdowns, code, _countdown(code, max(0.0, seconds)))
-
-
-def _start(tasks: dict[str, asyncio.Task], code: str, work: Any) -> None:
-    running = tasks.get(code)
-    if running is not None and not running.done():
-        work.close()
-        return
-    task = asyncio.create_task(work)
-    tasks[code] = task
-    task.add_done_callback(_report)
+    """Wake for what a committed change leaves due (games.waker): every socket of the
+    table calls it on each announcement; a process looks at a table once all the same."""
+    if outcome is not None:
+        waker.wake_in(code, outcome.due_in)
 
 
 def _report(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("A table task failed", exc_info=task.exception())
-
-
-async def _bot_loop(code: str) -> None:
-    """A bot's turn is read, decided and made in three steps: the decision runs in another
-    process and holds no lock; it counts within the pause that lets people follow."""
-    loop = asyncio.get_running_loop()
-    while True:
-        bots_called.discard(code)
-        began = loop.time()
-        turn = await read(selectors.bot_turn)(code)
-        if turn is None:
-            if code in bots_called:
-                continue
-            return
-        # Plain data to a process without Django: the turn's own decide() would import it.
-        try:
-            action = await loop.run_in_executor(
-                pool(), decide, turn.level, turn.view, turn.seed, turn.budget
-            )
-        except BrokenProcessPool:  # a deciding process died (killed, out of memory)
-            log.warning("A bot's deciding process died: starting new ones")
-            pool.cache_clear()
-            await asyncio.sleep(1)
-            continue
-        await asyncio.sleep(max(0.0, settings.BOT_TURN_DELAY - (loop.time() - began)))
-        outcome = await write(services.make_bot_move)(code, turn=turn, action=action)
-        if outcome.next_round_in is not None:
-            _count_down(code, outcome.next_round_in)
-        if not outcome.bot_next and code not in bots_called:
-            return
-
-
-async def _countdown(code: str, seconds: float) -> None:
-    await asyncio.sleep(seconds)
-    after(code, await write(services.start_next_round_if_due)(code))

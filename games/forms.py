@@ -45,7 +45,7 @@ from games.engine.rules import (
 )
 from games.engine.tiles import SUPPORTED_SETS
 
-from .models import NAME_LENGTH
+from .models import NAME_LENGTH, TURN_LIMITS, Pace
 
 # The rules form in the groups a host thinks in, all folded under "House rules" (the standard
 # game needs none of them); inside it, the first group is open and the others fold away.
@@ -152,6 +152,18 @@ def _choices(setting: str, values: tuple[Any, ...]) -> list[tuple[str, str]]:
     return [(str(v), _sentence(str(words.get(v, v)))) for v in values]
 
 
+LIVE_LIMITS = tuple(s for s in TURN_LIMITS[Pace.LIVE] if s is not None)
+
+
+def _duration(seconds: int) -> str:
+    """A clock's length as people say it: 30 seconds, 2 minutes, 8 hours, 3 days."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0 and seconds != 86400:  # 24 hours, not 1 day
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} seconds"
+
+
 def _sentence(words: str) -> str:
     return words[:1].upper() + words[1:]
 
@@ -180,6 +192,36 @@ class TableForm(forms.Form):
         initial="greedy",
         required=False,
         widget=forms.RadioSelect,
+    )
+    pace = forms.ChoiceField(
+        label="Pace",
+        choices=[
+            (Pace.LIVE, "Live: everyone plays now, together"),
+            (
+                Pace.OWN,
+                "At your own pace: a turn can wait hours for its player, so a match can last days",
+            ),
+        ],
+        initial=Pace.LIVE,
+        required=False,  # a page drawn before the pace existed posts none: live
+        widget=forms.RadioSelect,
+    )
+    live_clock = forms.TypedChoiceField(
+        label="Turn clock",
+        choices=[("", "Off"), *((str(s), f"{_duration(s)} a turn") for s in LIVE_LIMITS)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="When a person's time runs out, a bot plays that one turn for them; the "
+        "seat stays theirs.",
+    )
+    own_clock = forms.TypedChoiceField(
+        label="Time for each turn",
+        choices=[(str(s), _duration(s)) for s in TURN_LIMITS[Pace.OWN]],
+        coerce=int,
+        required=False,
+        help_text="Also the time to press Ready for the next round. When it runs out, a bot "
+        "plays that one turn; the seat stays the person's.",
     )
     preset = forms.ChoiceField(
         label="Start from",
@@ -307,6 +349,8 @@ class TableForm(forms.Form):
             "host_name": host_name,
             "seat_count": 4,
             "fill_level": "greedy",
+            "pace": Pace.LIVE,
+            "own_clock": str(24 * 3600),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -357,6 +401,13 @@ class TableForm(forms.Form):
             self.add_error(field if field in self.fields else None, f"{label}: {error.reason}")
             return data
         data["rules"] = rules
+        data["pace"] = data["pace"] or Pace.LIVE
+        if data["pace"] == Pace.OWN:
+            if data["own_clock"] not in TURN_LIMITS[Pace.OWN]:
+                self.add_error("own_clock", "Choose how long each turn may wait.")
+            data["turn_limit"] = data["own_clock"]
+        else:
+            data["turn_limit"] = data["live_clock"]
         if not data["fill_seats"]:
             data["fill_level"] = ""
         elif data["fill_level"] not in LEVELS:

@@ -404,13 +404,17 @@ def group_name(code: str) -> str:
     return f"table-{code}"
 
 
-def seated(code: str, *, lock: bool = False) -> tuple[Table, list[TableSeat]] | None:
+def seated(
+    code: str, *, lock: bool = False, skip_locked: bool = False
+) -> tuple[Table, list[TableSeat]] | None:
     """The table of ``code`` and its seats, in one query (a table always has its host's
     seat); None for no such table. With ``lock``, the table's row stays locked until the
-    transaction ends (``select_for_update``; SQLite locks the whole database on the write)."""
+    transaction ends (``select_for_update``; SQLite locks the whole database on the write);
+    with ``skip_locked`` too, a row another transaction holds is None, at once, instead of
+    waited for (PostgreSQL: SQLite has one writer anyway)."""
     rows = TableSeat.objects.select_related("table").filter(table__code=code)
     if lock:
-        rows = rows.select_for_update(of=("table",))
+        rows = rows.select_for_update(of=("table",), skip_locked=skip_locked)
     seats = list(rows)
     if not seats:
         return None

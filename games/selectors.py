@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from games.bots import best_line, decide
@@ -20,26 +22,31 @@ from games.engine import Game, SeatView, view_for
 from games.engine.actions import Action
 from games.engine.tiles import Tile
 
-from .models import Table, TableSeat, seated
+from .models import Pace, Table, TableSeat, seated
 from .refusals import NO_TABLE, Refused, require_host, seat_of
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a committed change left due: a bot's turn, or a countdown to the next round."""
+    """What a committed change left due: a bot's turn (due at once), a person's turn with a
+    clock, or the next round's deal; ``due_in`` is the seconds until the first of them."""
 
     version: int
     bot_next: bool = False
-    next_round_in: float | None = None  # seconds until the next round is dealt anyway
+    due_in: float | None = None  # None: nothing is due until somebody acts
 
 
 def outcome_of(table: Table, *, game: Game | None, seats: Iterable[TableSeat]) -> Outcome:
     """What the table at this version leaves due."""
-    due = table.next_round_at
+    bot_next = bot_on_turn(game, seats=seats)
+    times = [t for t in (table.turn_due_at, table.next_round_at) if t is not None]
+    if bot_next and table.turn_due_at is None:  # armed before the clock was: due now
+        times.append(timezone.now())
+    due = min(times, default=None)
     return Outcome(
         version=table.version,
-        bot_next=bot_on_turn(game, seats=seats),
-        next_round_in=None if due is None else (due - timezone.now()).total_seconds(),
+        bot_next=bot_next,
+        due_in=None if due is None else (due - timezone.now()).total_seconds(),
     )
 
 
@@ -136,3 +143,14 @@ def turn_ran_long(table: Table, *, seat: TableSeat) -> bool:
     if rnd is None or rnd.result is not None or rnd.turn != seat.position:
         return False
     return timezone.now() >= runs_long_at
+
+
+def due_tables(*, now: datetime, limit: int = 100) -> list[str]:
+    """The codes of the tables with something due by ``now`` that may be played now: a
+    live table with nobody at it waits for a person (``services.clock.claim``)."""
+    someone_here = TableSeat.objects.filter(kind=TableSeat.Kind.HUMAN).exclude(channel_name="")
+    due = Table.objects.filter(status=Table.Status.PLAYING).filter(
+        Q(turn_due_at__lte=now) | Q(next_round_at__lte=now)
+    )
+    playable = due.filter(Q(pace=Pace.OWN) | Q(pk__in=someone_here.values("table_id")))
+    return list(playable.order_by("turn_due_at").values_list("code", flat=True)[:limit])

@@ -49,6 +49,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
                     host_name=member.name if member else data["host_name"],
                     crew=crew,
                     fill_level=data["fill_level"],
+                    pace=data["pace"],
+                    turn_limit=data["turn_limit"],
                 )
             except services.Refused as refused:
                 form.add_error(None, str(refused))

@@ -86,3 +86,11 @@ def coach_asleep(monkeypatch):
     from games import coach
 
     monkeypatch.setattr(coach, "wake", lambda: None)
+
+
+@pytest.fixture(autouse=True)
+def clock_poll_off(settings):
+    """No poll for due tables (games.waker) in the test process: each test runs its own
+    event loop, where a poll would outlive the test. A test of the poll starts it, and the
+    daphne processes of the production tests poll as in production."""
+    settings.CLOCK_POLL = 0

@@ -16,7 +16,7 @@ from games.selectors import Outcome
 
 from .bots import make_bot_move, play_bot_turn
 from .lobby import add_bot, create_table, join, remove_seat, start
-from .play import act, ready, start_next_round_if_due
+from .play import act, ready
 from .rematch import play_again
 from .seats import (
     answer_seat_request,
@@ -47,5 +47,4 @@ __all__ = [
     "ready",
     "remove_seat",
     "start",
-    "start_next_round_if_due",
 ]

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from games.engine.actions import Action
 from games.engine.records import step
-from games.selectors import BotTurn, Outcome, bot_on_turn, bot_turn, outcome_of
+from games.selectors import BotTurn, Outcome, bot_turn, outcome_of
 
 from .commit import commit, locked
 
@@ -20,7 +20,7 @@ def make_bot_move(code: str, *, turn: BotTurn, action: Action) -> Outcome:
         game = table.game()
         seat = next(s for s in seats if s.position == turn.view.seat)
         if table.version != turn.version or seat.played_by_bot != turn.level:
-            return Outcome(version=table.version, bot_next=bot_on_turn(game, seats=seats))
+            return outcome_of(table, game=game, seats=seats)  # moved on: what is due now
         game, lines = step(game, action)
         commit(table, seats, lines, game)
     return outcome_of(table, game=game, seats=seats)

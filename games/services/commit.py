@@ -15,15 +15,26 @@ from django.utils import timezone
 
 from games import coach
 from games.engine import Game
-from games.models import Move, Table, TableSeat, keep_game, seated
+from games.models import Move, Pace, Table, TableSeat, keep_game, seated
 from games.refusals import NO_TABLE, Refused
 from games.screens import snapshot
 from games.selectors import outcome_of
 from scoring import services as sheet
 from scoring.models import Match
 
+from .deadline import arm
+
 # The columns a committed move can change: a move saves these alone.
-MOVED = ["version", "move_count", "revision", "status", "next_round_at", "moved_at", "updated_at"]
+MOVED = [
+    "version",
+    "move_count",
+    "revision",
+    "status",
+    "next_round_at",
+    "turn_due_at",
+    "moved_at",
+    "updated_at",
+]
 
 
 def locked(code: str) -> tuple[Table, list[TableSeat]]:
@@ -51,9 +62,11 @@ def commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game) 
             table.next_round_at = None
             Match.objects.filter(pk=table.match_id).update(status=Match.Status.FINISHED)
         else:
-            table.next_round_at = timezone.now() + timedelta(seconds=settings.NEXT_ROUND_COUNTDOWN)
+            table.next_round_at = timezone.now() + timedelta(seconds=_next_round_wait(table))
     elif any(line["type"] == "deal" for line in lines):
         table.next_round_at = None
+    acted = {line["seat"] for line in lines if line["type"] == "action"}
+    arm(table, seats, game, keep=rnd is not None and acted == {rnd.turn} and not ended)
     table.version += 1
     table.moved_at = timezone.now()
     Move.objects.bulk_create(
@@ -64,6 +77,14 @@ def commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game) 
     code, version = table.code, table.version
     transaction.on_commit(lambda: keep_game(code, version, game))
     announce(table, seats, MOVED, game=game)
+
+
+def _next_round_wait(table: Table) -> float:
+    """Seconds from a round's end to the next deal if not everybody has pressed Ready: the
+    countdown of a live table, the turn's time at one played at its own pace."""
+    if table.pace == Pace.OWN and table.turn_limit:
+        return table.turn_limit
+    return settings.NEXT_ROUND_COUNTDOWN
 
 
 def announce(

@@ -11,7 +11,7 @@ from games.bots import LEVELS
 from games.engine import Rules, RulesError
 from games.engine.records import deal_record, match_record
 from games.engine.setup import new_game
-from games.models import Table, TableSeat
+from games.models import TURN_LIMITS, Pace, Table, TableSeat
 from games.refusals import Refused, clean_name, free_position, require_host, require_lobby
 from games.selectors import Outcome, outcome_of
 from scoring import services as sheet
@@ -28,6 +28,8 @@ def create_table(
     host_name: str,
     crew: Crew | None = None,
     fill_level: str = "",
+    pace: str = Pace.LIVE,
+    turn_limit: int | None = None,
 ) -> tuple[Table, TableSeat]:
     """A table in its lobby, with the host in the first seat; for ``crew``, its match
     counts for the crew and a member's name at it seats that member. With ``fill_level``,
@@ -37,12 +39,19 @@ def create_table(
         rules.hand_size_for(seat_count)
     except RulesError as error:
         raise Refused(str(error)) from None
+    if turn_limit not in TURN_LIMITS.get(pace, ()):
+        raise Refused("Choose the pace and the turn clock from those offered.")
     if fill_level and fill_level not in LEVELS:
         raise Refused(f"There is no {fill_level!r} bot: choose {', '.join(LEVELS)}.")
     name = clean_name(host_name)
     with transaction.atomic():
         table = Table.objects.create(
-            rules=rules.to_dict(), seat_count=seat_count, crew=crew, fill_level=fill_level
+            rules=rules.to_dict(),
+            seat_count=seat_count,
+            crew=crew,
+            fill_level=fill_level,
+            pace=pace,
+            turn_limit=turn_limit,
         )
         seat = TableSeat.objects.create(table=table, position=0, name=name)
     return table, seat

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.engine import Game, IllegalAction
 from games.engine.actions import END_TURN, Action
@@ -30,9 +29,10 @@ def act(code: str, *, token: str, intent: Intent) -> Outcome:
                 "The table has moved on since your screen was drawn; it has been brought up "
                 "to date, so try again."
             )
-        if seat.stand_in:  # the player is back: the bot that stood in gives the seat back
+        if seat.stand_in or seat.timeouts:  # the player is back: the bot gives the seat back
             seat.stand_in = ""
-            seat.save(update_fields=["stand_in"])
+            seat.timeouts = 0
+            seat.save(update_fields=["stand_in", "timeouts"])
         game = table.game()
         assert game is not None
         names = {s.position: s.name for s in seats}
@@ -71,24 +71,11 @@ def ready(code: str, *, token: str) -> Outcome | None:
         if any(_waited_for(s, upcoming) for s in seats):
             announce(table, seats)
             return None
-        return _deal_next(table, seats, game)
+        return deal_next(table, seats, game)
 
 
-def start_next_round_if_due(code: str) -> Outcome | None:
-    """Deal the next round when its countdown has run out, whoever is still not ready."""
-    with transaction.atomic():
-        table, seats = locked(code)
-        game = table.game()
-        if game is None or game.is_over or game.round.result is None:
-            return None
-        if table.next_round_at is None or table.next_round_at > timezone.now():
-            return outcome_of(
-                table, game=game, seats=seats
-            )  # not yet (a countdown woke early): wait again
-        return _deal_next(table, seats, game)
-
-
-def _deal_next(table: Table, seats: list[TableSeat], game: Game) -> Outcome:
+def deal_next(table: Table, seats: list[TableSeat], game: Game) -> Outcome:
+    """Deal the round after ``game``'s, under the caller's lock."""
     game, lines = deal_step(game)
     commit(table, seats, lines, game)
     return outcome_of(table, game=game, seats=seats)

@@ -71,6 +71,8 @@ def _open_rematch(finished: Table, seats: list[TableSeat], *, opened_by: str) ->
         host_token=finished.host_token,
         rematch_of=finished,
         fill_level=finished.fill_level,
+        pace=finished.pace,
+        turn_limit=finished.turn_limit,
     )
     TableSeat.objects.bulk_create(
         TableSeat(

@@ -24,6 +24,7 @@ from games.screens import Viewer
 from games.selectors import Outcome, outcome_of, turn_ran_long
 
 from .commit import announce, locked, tell
+from .deadline import rearm_if_on_turn
 
 
 def hand_to_bot(code: str, *, host_token: str, position: int, level: str = "greedy") -> None:
@@ -47,6 +48,7 @@ def hand_to_bot(code: str, *, host_token: str, position: int, level: str = "gree
             )
         seat.stand_in = level
         seat.save(update_fields=["stand_in"])
+        rearm_if_on_turn(table, seats, seat)
         announce(table, seats)
 
 
@@ -66,11 +68,15 @@ def connect(
             seat = seat_of(seats, token)
             viewer = Viewer(seat.pk, is_host, channel)
             replaced = seat.channel_name if seat.channel_name != channel else ""
-            shown_before = (seat.connected, seat.stand_in)
+            shown_before = (seat.connected, seat.stand_in, seat.timeouts)
+            stood_in = bool(seat.stand_in)
             seat.channel_name = channel
             seat.stand_in = ""
-            seat.save(update_fields=["channel_name", "stand_in"])
-            if (seat.connected, seat.stand_in) != shown_before:  # a new screen for a seat
+            seat.timeouts = 0  # back: their turns are theirs again, and the count starts anew
+            seat.save(update_fields=["channel_name", "stand_in", "timeouts"])
+            if stood_in:
+                rearm_if_on_turn(table, seats, seat)
+            if (seat.connected, seat.stand_in, seat.timeouts) != shown_before:  # a new screen
                 announce(table, seats)  # already here changes nobody's view
     playing = table.status == Table.Status.PLAYING
     return viewer, replaced, outcome_of(table, game=table.game(), seats=seats) if playing else None

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from config.asgi import application
-from games import consumers, services
+from games import consumers, services, waker
 from games.engine import Rules
 from games.models import Table
 from tests.sockets import close_sockets, track_sockets
@@ -47,13 +47,14 @@ async def stop_table_tasks(request, monkeypatch):
     opened = track_sockets(monkeypatch)
     yield
     await close_sockets(opened)
-    tasks = [*consumers.bot_loops.values(), *consumers.countdowns.values(), *consumers.away_timers]
+    tasks = [*waker.wakes.values(), *waker.polls.values(), *consumers.away_timers]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    consumers.bot_loops.clear()
-    consumers.countdowns.clear()
-    consumers.bots_called.clear()
+    waker.wakes.clear()
+    waker.looks_at.clear()
+    waker.called.clear()
+    waker.polls.clear()
     if request.node.get_closest_marker("django_db"):
         await database_sync_to_async(connections.close_all)()
 

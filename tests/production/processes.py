@@ -34,8 +34,9 @@ def free_port() -> int:
 class Daphne:
     """One daphne process on its own port, on the test database and the test Redis."""
 
-    def __init__(self, log_dir: Path, port: int | None = None) -> None:
+    def __init__(self, log_dir: Path, port: int | None = None, **env: str) -> None:
         self.port = port or free_port()
+        self.env = env  # settings of this process, over the test's (e.g. CLOCK_POLL)
         self.log = log_dir / f"daphne-{self.port}.log"
         self.process: subprocess.Popen | None = None
 
@@ -51,6 +52,7 @@ class Daphne:
             "REDIS_URL": os.environ["REDIS_URL"],
             "DEBUG": "1",
             "BOT_TURN_DELAY": "0",
+            **self.env,
         }
         with self.log.open("a") as log:
             self.process = subprocess.Popen(

@@ -3,7 +3,9 @@
 from django.urls import path
 
 from .consumers import TableConsumer
+from .your_tables import YourTablesConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<str:code>/", TableConsumer.as_asgi()),
+    path("ws/tables/", YourTablesConsumer.as_asgi()),
 ]

@@ -1,7 +1,8 @@
 """The reads of an online table that take no lock and change nothing.
 
 What a table waits for (a bot's turn, the next round's countdown), what the bot on turn
-sees, a seat's hint, and a seat for the host to show its private link. The services read
+sees, a seat's hint, a seat for the host to show its private link, and a person's tables
+("Your tables": each one's turn, round and totals). The services read
 through these too; nothing here writes, so a selector may run in any thread, and what it
 read may be stale by the time it is used: a service that acts on it checks the table's
 version under the lock.
@@ -9,7 +10,7 @@ version under the lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from crews.models import Member
 from games.bots import best_line, decide
 from games.engine import Game, SeatView, view_for
 from games.engine.actions import Action
@@ -154,3 +156,117 @@ def due_tables(*, now: datetime, limit: int = 100) -> list[str]:
     )
     playable = due.filter(Q(pace=Pace.OWN) | Q(pk__in=someone_here.values("table_id")))
     return list(playable.order_by("turn_due_at").values_list("code", flat=True)[:limit])
+
+
+# -- "Your tables" --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table of "Your tables", as its row shows it. ``seat`` is the seat held: this
+    browser's, or (``elsewhere``) the one a crew knows this device's person by, taken from
+    another device; the table's page asks for that one back (the rejoin request), so the
+    list only leads there."""
+
+    table: Table
+    seat: TableSeat
+    elsewhere: bool
+    names: list[str]  # by seat
+    round_number: int | None  # the round being played or just over; None in the lobby
+    rounds: int  # the rounds the match plays
+    turn: str  # whose turn, or what the table waits for, in words
+    due_at: datetime | None  # when the turn on now runs out, if it has a clock
+    totals: list[tuple[str, int]]  # (name, total) by seat, once a round is scored
+    winners: list[str]  # at the match's end
+
+    @property
+    def finished(self) -> bool:
+        return self.table.status == Table.Status.FINISHED
+
+
+def your_tables(tokens: Mapping[str, str], *, device: str = "") -> list[TableRow]:
+    """The tables where one of ``tokens`` (code -> seat token, a browser's session) holds a
+    seat, and those where a person a crew knows ``device`` as sits in a person's seat:
+    newest first. A table without the token's seat any more (the host freed it) is left
+    out."""
+    held = Table.objects.filter(code__in=list(tokens)).prefetch_related("seats")
+    rows = [row for table in held if (row := _row(table, token=tokens[table.code]))]
+    players = _people_of(device)
+    if players:
+        theirs = (
+            Table.objects.filter(match__seats__player__in=players, match__seats__bot="")
+            .exclude(code__in=list(tokens))
+            .prefetch_related("seats", "match__seats")
+            .distinct()
+        )
+        rows += [row for table in theirs if (row := _row(table, players=players))]
+    return sorted(rows, key=lambda row: (row.table.created_at, row.table.pk), reverse=True)
+
+
+def your_table(code: str, *, token: str | None, device: str = "") -> TableRow | None:
+    """One table's row, as ``your_tables`` lists it for a browser holding ``token`` there
+    (None: no longer one of its tables)."""
+    table = Table.objects.filter(code=code).prefetch_related("seats", "match__seats").first()
+    if table is None:
+        return None
+    return _row(table, token=token) if token else _row(table, players=_people_of(device))
+
+
+def _people_of(device: str) -> set[int]:
+    """The players a crew knows ``device`` as: one a crew the device is a member of."""
+    if not device:
+        return set()
+    found = Member.objects.filter(device=device, left_at=None).values_list("player_id", flat=True)
+    return set(found)
+
+
+def _row(
+    table: Table, *, token: str | None = None, players: Collection[int] = ()
+) -> TableRow | None:
+    seats = sorted(table.seats.all(), key=lambda s: s.position)
+    if token:
+        seat = next((s for s in seats if s.token == token), None)
+    elif table.match is None:
+        return None
+    else:
+        at = {s.position for s in table.match.seats.all() if s.player_id in players and not s.bot}
+        seat = next((s for s in seats if s.position in at and not s.is_bot), None)
+    if seat is None:
+        return None
+    names = [s.name for s in seats]
+    game = table.game()
+    rnd = game.round if game is not None else None
+    scored = game is not None and game.rounds_played > 0
+    return TableRow(
+        table=table,
+        seat=seat,
+        elsewhere=not token,
+        names=names,
+        round_number=rnd.number if rnd is not None else None,
+        rounds=table.get_rules().round_count,
+        turn=_turn_in_words(table, seats=seats, seat=seat, game=game),
+        due_at=table.turn_due_at if table.status == Table.Status.PLAYING else None,
+        totals=list(zip(names, game.totals(), strict=True)) if scored else [],
+        winners=[names[s] for s in game.winners()] if game is not None and game.is_over else [],
+    )
+
+
+def _turn_in_words(
+    table: Table, *, seats: list[TableSeat], seat: TableSeat, game: Game | None
+) -> str:
+    """What the table waits for, said to the person at ``seat``."""
+    if table.status == Table.Status.LOBBY:
+        return "Waiting for players to take their seats and the host to start."
+    if game is None or game.round is None or game.is_over:
+        return "The match is over."
+    rnd = game.round
+    if rnd.result is not None:
+        if seat.ready_for <= game.rounds_played:
+            return f"Round {rnd.number} is over: press Ready for the next."
+        return f"Round {rnd.number} is over: waiting for the others to be ready."
+    if rnd.turn == seat.position:
+        return "Your turn."
+    on_turn = next(s for s in seats if s.position == rnd.turn)
+    if on_turn.is_bot:
+        return f"{on_turn.name} (bot) to play."
+    return f"{on_turn.name} to play."

@@ -42,6 +42,8 @@ def remember_host(session: Any, code: str, token: str) -> None:
     session[HOST_KEY] = hosted
 
 
-def tables(session: Any) -> list[str]:
-    """The tables this browser holds a seat at, newest last."""
-    return list(session.get(KEY, {}))
+def seats(session: Any) -> dict[str, str]:
+    """The seat token this browser holds at each table, by the table's code."""
+    if session is None:
+        return {}
+    return dict(session.get(KEY, {}))

@@ -1,5 +1,6 @@
 """HTTP routes of online tables. ``/t/<code>/`` is the table's invite link (lobby, then the
-game); ``/t/<code>/rejoin/<token>/`` brings a seat to another device (docs/protocol.md)."""
+game); ``/t/<code>/rejoin/<token>/`` brings a seat to another device (docs/protocol.md);
+``/tables/`` lists the tables this browser (or its person, in a crew) holds a seat at."""
 
 from django.urls import path
 
@@ -8,6 +9,7 @@ from . import views
 app_name = "games"
 
 urlpatterns = [
+    path("tables/", views.tables, name="tables"),
     path("t/new/", views.new_table, name="new"),
     path("t/new/rules/", views.new_table_rules, name="new-rules"),
     path("t/<str:code>/", views.table, name="table"),

@@ -27,7 +27,7 @@ from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import coach, review, screens, selectors, services, sessions
+from . import coach, review, screens, selectors, services, sessions, your_tables
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import RoundReview, Table, TableSeat
 
@@ -181,6 +181,17 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     """The table: its lobby before the start, the game after it. The screen's regions are
     the ones the socket sends (games.screens)."""
     return _table_page(request, code)
+
+
+@never_cache
+@require_GET
+def tables(request: HttpRequest) -> HttpResponse:
+    """Every table this browser holds a seat at, and those of the person a crew knows this
+    device as, newest first: the ones under way, then the finished ones with their results.
+    The page's socket (games.your_tables) draws a row again when its table changes."""
+    device = crew_sessions.known_device(request.session)
+    context = your_tables.page_context(sessions.seats(request.session), device=device)
+    return render(request, "games/tables.html", context)
 
 
 @require_POST

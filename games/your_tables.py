@@ -95,9 +95,10 @@ class YourTablesConsumer(GuardedConsumer):
             await self.send_list()  # the row leaves a list, or moves to the other one
             return
         self.shown[code] = shows(row)
-        await self.send(text_data=await read(render_to_string)(ROW, {"row": row}))
+        html = await read(render_to_string)(ROW, {"row": row})
+        await self.send(text_data=html.strip())
 
     def _list(self) -> tuple[str, dict[str, tuple]]:
         context = page_context(self.tokens, device=self.device)
         rows = context["playing"] + context["finished"]
-        return render_to_string(LIST, context), {row.table.code: shows(row) for row in rows}
+        return render_to_string(LIST, context).strip(), {row.table.code: shows(row) for row in rows}

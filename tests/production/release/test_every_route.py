@@ -137,6 +137,7 @@ def site_visits(w: World) -> list[Visit]:
         *both("/", 200),
         *both("/healthz", 200),
         *both("/sw.js", 200),
+        *both("/tables/", 200),
         *both("/t/new/", 200),
         *both("/t/new/rules/?preset=standard", 200),
         *both(f"{t}/", 200),

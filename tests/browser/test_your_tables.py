@@ -1,0 +1,87 @@
+""" "Your tables" on a phone, in Chromium: Ana sits at two tables with Ben, opens the list,
+and as the turn moves on at each table (played on the tables' own pages) the list follows
+without a reload, over its own socket (against daphne, so the socket is the real one)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Table
+from tests.browser.axe import assert_accessible
+
+from .test_table import DEAL, LAPTOP, create_table, take_turn
+
+pytestmark = pytest.mark.browser
+
+TURN_TIMEOUT = 30  # seconds; a first turn's line is a few clicks
+
+
+def open_with_ben(ana: Page, ben: Page, url: str, server_db: str) -> str:
+    """Ana opens a table for two, Ben takes the other seat, Ana starts (a fixed deal):
+    the table's code."""
+    link = create_table(ana, url)
+    ben.goto(link)
+    ben.get_by_label("Your name", exact=True).fill("Ben")
+    ben.get_by_role("button", name="Take the seat").click()
+    expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
+    code = link.rstrip("/").rsplit("/", 1)[1]
+    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    start = ana.get_by_role("button", name="Start the match with 2 players")
+    expect(start).to_be_visible()
+    start.click()
+    for page in (ana, ben):
+        expect(page.locator("#table-board")).to_be_visible()
+    return code
+
+
+def play_turn(page: Page) -> None:
+    """Click until this seat's turn has passed on (a first turn's line takes several)."""
+    expect(page.locator("#table-dock.dock--mine")).to_have_count(1)
+    deadline = time.monotonic() + TURN_TIMEOUT
+    while page.locator("#table-dock.dock--mine").count():
+        assert time.monotonic() < deadline, "the turn did not pass on in time"
+        if not take_turn(page):
+            page.wait_for_timeout(100)
+
+
+def test_the_list_on_a_phone_follows_the_turn_at_two_tables(asgi_server, browser, phone, server_db):
+    ana_phone, ben_laptop = phone(), browser.new_context(viewport=LAPTOP)
+    codes, ana_tables, ben_tables = [], [], []
+    for _ in range(2):
+        ana, ben = ana_phone.new_page(), ben_laptop.new_page()
+        codes.append(open_with_ben(ana, ben, asgi_server.url, server_db))
+        ana_tables.append(ana)
+        ben_tables.append(ben)
+    first, second = codes
+
+    tables = ana_phone.new_page()
+    with tables.expect_websocket() as opened:
+        tables.goto(f"{asgi_server.url}/tables/")
+    opened.value.wait_for_event("framereceived")  # the list as it stands, once open
+    rows = [tables.locator(f"#your-table-{code}") for code in codes]
+    expect(tables.locator(".your-table")).to_have_count(2)
+    assert tables.locator(".your-table").first.get_attribute("data-code") == second  # newest
+    for row in rows:
+        expect(row).to_contain_text("Your turn.")
+        expect(row).to_contain_text("Round 1 of 2")
+        expect(row).to_contain_text("Live.")
+    tables.evaluate("window.notReloaded = true")
+    assert_accessible(tables)
+    assert tables.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways
+
+    play_turn(ana_tables[0])
+    expect(rows[0]).to_contain_text("Ben to play.")
+    expect(rows[1]).to_contain_text("Your turn.")
+    play_turn(ana_tables[1])
+    expect(rows[1]).to_contain_text("Ben to play.")
+    play_turn(ben_tables[0])
+    expect(rows[0]).to_contain_text("Your turn.")
+    expect(rows[1]).to_contain_text("Ben to play.")
+    assert tables.evaluate("window.notReloaded") is True  # followed live, not reloaded
+
+    rows[0].get_by_role("link").click()  # each row leads back to the seat
+    expect(tables).to_have_url(f"{asgi_server.url}/t/{first}/")
+    expect(tables.locator(".member--me")).to_contain_text("Ana (you)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
@@ -73,9 +74,12 @@ class YourTablesConsumer(GuardedConsumer):
         for listed in [code] if code in self.shown else list(self.shown):
             await self.send_row(listed)
 
-    async def table_moved(self, event: dict[str, Any]) -> None:
-        """A finished match of the list is played again: the new table is listed once this
-        browser takes its seat there, so the list has nothing to change."""
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """The tables' groups carry messages for the tables' own sockets too (a match
+        played again, and whatever else a table's page is told): the list handles the
+        changes it shows and lets the rest pass."""
+        if message["type"].startswith("websocket.") or hasattr(self, get_handler_name(message)):
+            await super().dispatch(message)
 
     async def send_list(self) -> None:
         html, self.shown = await read(self._list)()

@@ -120,6 +120,8 @@ def test_a_crews_person_sees_the_tables_of_their_seat_on_another_device_and_only
     session.save()
     (row,) = selectors.your_tables({}, device=members["Ben"].device)
     assert (row.table.code, row.seat.name, row.elsewhere) == (table.code, "Ben", True)
+    again = selectors.your_table(table.code, token=None, device=members["Ben"].device)
+    assert (again.seat.name, again.elsewhere) == ("Ben", True)  # the socket's row, alike
     assert selectors.your_tables({}, device="a device nobody knows") == []
     assert [r.table.code for r in selectors.your_tables({}, device=members["Ana"].device)] == [
         table.code

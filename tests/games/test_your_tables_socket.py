@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
 
 from config.asgi import application
 from games.engine import Rules
-from games.models import Table
+from games.models import Table, group_name
 from games.services import commit
 from tests.games.conftest import make_table
 from tests.games.tables import play_to_round_end
@@ -105,4 +106,20 @@ async def test_a_finished_match_moves_to_the_finished_list():
 async def test_a_browser_without_tables_gets_the_empty_list():
     page = await open_list({})
     assert "No table of yours is under way." in await page.receive_from(TIMEOUT)
+    await page.disconnect()
+
+
+async def test_what_a_tables_group_tells_its_own_sockets_passes_the_list_by():
+    code, _, seats = await database_sync_to_async(make_table)(bots=())
+    page = await open_list({code: seats["Ana"]})
+    await page.receive_from(TIMEOUT)
+    layer = get_channel_layer()
+    for message in (
+        {"type": "table.moved", "code": "Xk3vQ9aB", "by": "Ana"},
+        {"type": "table.other"},
+    ):
+        await layer.group_send(group_name(code), message)
+    assert await page.receive_nothing(0.2)
+    await database_sync_to_async(take_turn)(code, seats["Ana"])
+    assert "Ben to play." in await page.receive_from(TIMEOUT)  # the socket is still open
     await page.disconnect()

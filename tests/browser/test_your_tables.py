@@ -81,6 +81,8 @@ def test_the_list_on_a_phone_follows_the_turn_at_two_tables(asgi_server, browser
     expect(rows[0]).to_contain_text("Your turn.")
     expect(rows[1]).to_contain_text("Ben to play.")
     assert tables.evaluate("window.notReloaded") is True  # followed live, not reloaded
+    tables.set_viewport_size({"width": 320, "height": 640})  # the narrowest phone
+    assert tables.evaluate("document.documentElement.scrollWidth") <= 320
 
     rows[0].get_by_role("link").click()  # each row leads back to the seat
     expect(tables).to_have_url(f"{asgi_server.url}/t/{first}/")

@@ -4,9 +4,12 @@ without a reload, over its own socket (against daphne, so the socket is the real
 
 from __future__ import annotations
 
+import re
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games.models import Table
@@ -57,6 +60,10 @@ def test_the_list_on_a_phone_follows_the_turn_at_two_tables(asgi_server, browser
         ben_tables.append(ben)
     first, second = codes
 
+    # The second table is played at its own pace: an hour a turn, the turn on due in one.
+    due = timezone.now() + timedelta(hours=1)
+    at_own_pace = Table.objects.using(server_db).filter(code=second)
+    at_own_pace.update(pace="own", turn_limit=3600, turn_due_at=due)
     tables = ana_phone.new_page()
     with tables.expect_websocket() as opened:
         tables.goto(f"{asgi_server.url}/tables/")
@@ -67,7 +74,13 @@ def test_the_list_on_a_phone_follows_the_turn_at_two_tables(asgi_server, browser
     for row in rows:
         expect(row).to_contain_text("Your turn.")
         expect(row).to_contain_text("Round 1 of 2")
-        expect(row).to_contain_text("Live.")
+    expect(rows[0]).to_contain_text("Live.")
+    expect(rows[1]).to_contain_text("At your own pace.")
+    clock = rows[1].locator("time")
+    expect(clock).to_have_text(re.compile(r"^5\d minutes \d+ seconds? left$"))
+    said = clock.inner_text()
+    expect(clock).not_to_have_text(said)  # the page counts it down
+    expect(rows[0].locator("time")).to_have_count(0)  # no clock: no time left
     tables.evaluate("window.notReloaded = true")
     assert_accessible(tables)
     assert tables.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways

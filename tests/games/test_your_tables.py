@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from crews import services as crews
 from games import selectors, services
 from games.engine import Rules
 from games.forms import parse_intent
@@ -135,6 +136,8 @@ def test_a_crews_person_sees_the_tables_of_their_seat_on_another_device_and_only
     # The device holding the seat lists it as its own, once.
     (own,) = selectors.your_tables({table.code: ben_seat.token}, device=members["Ben"].device)
     assert not own.elsewhere
+    crews.leave(crew, members["Ben"].device)  # a member who left is nobody there now
+    assert selectors.your_tables({}, device=members["Ben"].device) == []
 
 
 def test_a_browser_without_tables_is_told_so_and_the_home_page_links_the_list():

@@ -213,7 +213,7 @@ def your_table(code: str, *, token: str | None, device: str = "") -> TableRow | 
 
 
 def _people_of(device: str) -> set[int]:
-    """The players a crew knows ``device`` as: one a crew the device is a member of."""
+    """The players a crew knows ``device`` as: the device's member in each of its crews."""
     if not device:
         return set()
     found = Member.objects.filter(device=device, left_at=None).values_list("player_id", flat=True)
@@ -245,10 +245,18 @@ def _row(
         round_number=rnd.number if rnd is not None else None,
         rounds=table.get_rules().round_count,
         turn=_turn_in_words(table, seats=seats, seat=seat, game=game),
-        due_at=table.turn_due_at if table.status == Table.Status.PLAYING else None,
+        due_at=_person_due(table, game=game, seats=seats),
         totals=list(zip(names, game.totals(), strict=True)) if scored else [],
         winners=[names[s] for s in game.winners()] if game is not None and game.is_over else [],
     )
+
+
+def _person_due(table: Table, *, game: Game | None, seats: list[TableSeat]) -> datetime | None:
+    """When a person's time for the turn on now (or for Ready) runs out; a bot's turn is
+    due at once, which is no time left to show."""
+    if table.status != Table.Status.PLAYING or bot_on_turn(game, seats=seats):
+        return None
+    return table.turn_due_at
 
 
 def _turn_in_words(
@@ -266,7 +274,4 @@ def _turn_in_words(
         return f"Round {rnd.number} is over: waiting for the others to be ready."
     if rnd.turn == seat.position:
         return "Your turn."
-    on_turn = next(s for s in seats if s.position == rnd.turn)
-    if on_turn.is_bot:
-        return f"{on_turn.name} (bot) to play."
-    return f"{on_turn.name} to play."
+    return f"{next(s.name for s in seats if s.position == rnd.turn)} to play."

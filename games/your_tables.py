@@ -71,8 +71,10 @@ class YourTablesConsumer(GuardedConsumer):
         """A table of the list changed: its row again. A message that does not say which
         table (an admin's, a shell's) has every row drawn again, and the changed ones sent."""
         code = (event.get("table") or {}).get("code")
-        for listed in [code] if code in self.shown else list(self.shown):
-            await self.send_row(listed)
+        if code is not None and code not in self.shown:
+            return  # a table the list has let go of (its seat freed): nothing to draw
+        for each in list(self.shown) if code is None else [code]:
+            await self.send_row(each)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """The tables' groups carry messages for the tables' own sockets too (a match

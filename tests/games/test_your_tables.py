@@ -71,6 +71,16 @@ def test_the_tables_are_listed_newest_first_with_their_turn_round_pace_and_clock
     assert 'ws-connect="/ws/tables/"' in text and "/static/games/tables.js" in text
 
 
+def test_a_bots_turn_shows_no_time_left():
+    code, _, seats = make_table(humans=("Ana",), bots=("greedy",))
+    due = timezone.now() + timedelta(hours=1)
+    Table.objects.filter(code=code).update(pace="own", turn_limit=3600, turn_due_at=due)
+    assert selectors.your_table(code, token=seats["Ana"]).due_at == due
+    take_turn(code, seats["Ana"])  # nobody is connected: the bot on turn waits
+    row = selectors.your_table(code, token=seats["Ana"])
+    assert row.turn == "Greedy bot 1 to play." and row.due_at is None
+
+
 def test_a_finished_match_is_listed_apart_with_its_totals_and_winner():
     code, _, seats = make_table(bots=(), rules=Rules(highest_double=6, rounds=1))
     table = play_to_round_end(Table.objects.get(code=code), dict(enumerate(seats.values())))

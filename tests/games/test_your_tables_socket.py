@@ -123,3 +123,20 @@ async def test_what_a_tables_group_tells_its_own_sockets_passes_the_list_by():
     await database_sync_to_async(take_turn)(code, seats["Ana"])
     assert "Ben to play." in await page.receive_from(TIMEOUT)  # the socket is still open
     await page.disconnect()
+
+
+async def test_a_change_announced_without_its_table_redraws_the_rows_that_changed():
+    first, _, first_seats = await database_sync_to_async(make_table)(bots=())
+    second, _, second_seats = await database_sync_to_async(make_table)(bots=())
+    page = await open_list({first: first_seats["Ana"], second: second_seats["Ana"]})
+    await page.receive_from(TIMEOUT)
+
+    def clock_set_in_a_shell():  # as the admin or a shell would, then a plain announcement
+        Table.objects.filter(code=first).update(pace="own", turn_limit=3600)
+
+    await database_sync_to_async(clock_set_in_a_shell)()
+    await get_channel_layer().group_send(group_name(first), {"type": "table.changed"})
+    row = await page.receive_from(TIMEOUT)
+    assert row.startswith(f'<li id="your-table-{first}"') and "At your own pace" in row
+    assert await page.receive_nothing(0.2)  # the other row, unchanged, is not sent
+    await page.disconnect()

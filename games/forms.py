@@ -45,7 +45,7 @@ from games.engine.rules import (
 )
 from games.engine.tiles import SUPPORTED_SETS
 
-from .models import NAME_LENGTH, TURN_LIMITS, Pace
+from .models import NAME_LENGTH, TURN_LIMITS, Pace, duration_in_words
 
 # The rules form in the groups a host thinks in, all folded under "House rules" (the standard
 # game needs none of them); inside it, the first group is open and the others fold away.
@@ -155,15 +155,6 @@ def _choices(setting: str, values: tuple[Any, ...]) -> list[tuple[str, str]]:
 LIVE_LIMITS = tuple(s for s in TURN_LIMITS[Pace.LIVE] if s is not None)
 
 
-def _duration(seconds: int) -> str:
-    """A clock's length as people say it: 30 seconds, 2 minutes, 8 hours, 3 days."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0 and seconds != 86400:  # 24 hours, not 1 day
-            count = seconds // size
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds} seconds"
-
-
 def _sentence(words: str) -> str:
     return words[:1].upper() + words[1:]
 
@@ -208,7 +199,7 @@ class TableForm(forms.Form):
     )
     live_clock = forms.TypedChoiceField(
         label="Turn clock",
-        choices=[("", "Off"), *((str(s), f"{_duration(s)} a turn") for s in LIVE_LIMITS)],
+        choices=[("", "Off"), *((str(s), f"{duration_in_words(s)} a turn") for s in LIVE_LIMITS)],
         coerce=int,
         empty_value=None,
         required=False,
@@ -217,7 +208,7 @@ class TableForm(forms.Form):
     )
     own_clock = forms.TypedChoiceField(
         label="Time for each turn",
-        choices=[(str(s), _duration(s)) for s in TURN_LIMITS[Pace.OWN]],
+        choices=[(str(s), duration_in_words(s)) for s in TURN_LIMITS[Pace.OWN]],
         coerce=int,
         required=False,
         help_text="Also the time to press Ready for the next round. When it runs out, a bot "

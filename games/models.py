@@ -62,6 +62,15 @@ TURN_LIMITS: dict[str, tuple[int | None, ...]] = {
 }
 
 
+def duration_in_words(seconds: int) -> str:
+    """A clock's length as people say it: 30 seconds, 2 minutes, 24 hours, 3 days."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0 and seconds != 86400:  # 24 hours, not 1 day
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} seconds"
+
+
 class Table(models.Model):
     """A table for friends to play one match at, from the lobby to the final totals."""
 
@@ -180,6 +189,13 @@ class Table(models.Model):
 
     def get_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
+
+    def pace_in_words(self) -> str:
+        """The pace and the clock, as the lobby and the table say them."""
+        clock = f"{duration_in_words(self.turn_limit)} a turn" if self.turn_limit else ""
+        if self.pace == Pace.OWN:
+            return f"At your own pace: {clock}"
+        return f"Live: {clock}" if clock else "Live: no turn clock"
 
     @property
     def group_name(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -143,13 +144,15 @@ def snapshot(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     sends it with the announcement of what it has committed, so that a socket told of the
     change draws its view without reading the table again (views come from the game and
     from this alone; no hand, no secret)."""
-    at, moved = table.next_round_at, table.moved_at
     return {
         **{name: getattr(table, name) for name in TABLE_SHOWN},
-        "next_round_at": at.isoformat() if at else None,
-        "moved_at": moved.isoformat() if moved else None,
+        **{name: _iso(getattr(table, name)) for name in TIMES_SHOWN},
         "seats": [{name: getattr(s, name) for name in SEAT_SHOWN} for s in seats],
     }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
 
 
 TABLE_SHOWN = (
@@ -158,6 +161,8 @@ TABLE_SHOWN = (
     "status",
     "seat_count",
     "fill_level",
+    "pace",
+    "turn_limit",
     "version",
     "revision",
     "match_id",
@@ -172,18 +177,18 @@ SEAT_SHOWN = (
     "ready_for",
     "channel_name",
     "claimed_by",
+    "timeouts",
 )
+TIMES_SHOWN = ("next_round_at", "moved_at", "turn_due_at")
 
 
 def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
     """The table and seats of a :func:`snapshot`, as rows to draw from (never saved): what
     it does not carry is left empty, rather than to the columns' defaults (a new secret,
     the default rules)."""
-    at, moved = data["next_round_at"], data["moved_at"]
     table = Table(
         **{name: data[name] for name in TABLE_SHOWN},
-        next_round_at=parse_datetime(at) if at else None,
-        moved_at=parse_datetime(moved) if moved else None,
+        **{name: parse_datetime(data[name]) if data[name] else None for name in TIMES_SHOWN},
         host_token="",
         rules={},
         seed=0,
@@ -216,7 +221,13 @@ def view_message(
         html = render_to_string("games/regions/lobby.html", context)
     else:
         table, seats, me = context["table"], context["seats"], context["me"]
-        shared_key = ("shared", *(s.name for s in seats))
+        # The top bar's clock and last moves show each seat's timed-out turns and the
+        # deadline, which can change without a move (a person back from a stand-in).
+        shared_key = (
+            "shared",
+            table.turn_due_at,
+            *((s.name, s.timeouts, s.stand_in) for s in seats),
+        )
         # The host's rows offer a bot for each other person away: drawn apart.
         whose = ("host", me and me.position) if viewer.is_host else ("guest",)
         seats_key = ("players", *whose, *(_shown(s) for s in seats))
@@ -277,9 +288,14 @@ def screen_context(
     # callable): a socket draws them once per version for all its seats (view_message).
     # The last moves are worked out here, as the board is drawn, once per version for all
     # the seats (they come from the public log alone): every view's data carries them too.
-    moves = table.drawn(("last moves", *names.items()), partial(last_moves, view, names))
+    ran_out = {s.position: s.timeouts for s in seats if s.timeouts}
+    moves = table.drawn(
+        ("last moves", *names.items(), *ran_out.items()),
+        partial(last_moves, view, names, ran_out=ran_out),
+    )
     context.update(
         lanes=partial(_board, table, view, names, moves),
+        clock=_clock(table, seats, view),
         last_moves=moves,
         log=partial(_log, view, names),
         players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
@@ -637,8 +653,11 @@ class LastMove:
         }
 
 
-def last_moves(view: SeatView, names: dict[int, str]) -> list[LastMove]:
-    """Each seat's latest turn of the round, the newest first.
+def last_moves(
+    view: SeatView, names: dict[int, str], *, ran_out: dict[int, int] | None = None
+) -> list[LastMove]:
+    """Each seat's latest turn of the round, the newest first; ``ran_out``, the timed-out
+    turns in a row of the seats whose latest turn the clock played (services.clock).
 
     The engine's log records only what was done, so the markers are worked out here by the
     rules it applies (Clarification 9): a seat that passes, or draws a tile that does not
@@ -665,20 +684,36 @@ def last_moves(view: SeatView, names: dict[int, str]) -> list[LastMove]:
         if any(e.kind == PLAY and e.train == seat for _, e in turn):
             marked[seat] = False
         marked[seat] = marked[seat] or passed
+        said = _say_turn(
+            [e for _, e in turn], names, view.players, hunting, passed, before and not marked[seat]
+        )
         latest[seat] = LastMove(
             seat,
-            _say_turn(
-                [e for _, e in turn],
-                names,
-                view.players,
-                hunting,
-                passed,
-                before and not marked[seat],
-            ),
+            _ran_out((ran_out or {}).get(seat, 0), _who(seat, names)) + said,
             tuple(e.tile for _, e in turn if e.kind == PLAY),
             turn[0][0],
         )
     return sorted(latest.values(), key=lambda move: move.at, reverse=True)
+
+
+def _ran_out(times: int, who: str) -> str:
+    """What the clock did for a person whose time ran out, before what their turn was."""
+    if times == 0:
+        return ""
+    if times == 1:
+        return f"{who}'s time ran out, so the bot played for {who}: "
+    return f"{who}'s time ran out twice in a row, so a bot plays until {who} is back: "
+
+
+def _clock(table: Table, seats: list[TableSeat], view: SeatView) -> dict[str, Any] | None:
+    """The person on turn and their deadline, for the countdown every screen shows; none
+    while a bot is on turn (it plays at once) or the table has no clock."""
+    if table.turn_due_at is None or view.round_over or view.turn is None:
+        return None
+    seat = next((s for s in seats if s.position == view.turn), None)
+    if seat is None or seat.played_by_bot:
+        return None
+    return {"name": seat.name, "due": table.turn_due_at}
 
 
 def _say_turn(

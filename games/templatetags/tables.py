@@ -36,7 +36,7 @@ def my_tables(context: dict[str, Any]) -> dict[str, Any]:
 @register.filter
 def time_left(due_at: datetime | None) -> str:
     """``due_at`` as the time left until it, in words ("2 hours 5 minutes left"): the two
-    largest units, as static/games/tables.js says it again each second."""
+    largest units, as static/games/time_left.js says it again each second."""
     if due_at is None:
         return ""
     seconds = int((due_at - timezone.now()).total_seconds())

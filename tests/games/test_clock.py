@@ -3,6 +3,8 @@ whoever claims a due turn plays it once (games.services.clock)."""
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,6 +15,8 @@ from games.engine import Rules, legal_actions, new_game
 from games.forms import Intent
 from games.models import Move, Pace, Table, TableSeat
 from games.services import clock
+
+from .tables import view_message
 
 pytestmark = pytest.mark.django_db
 
@@ -174,3 +178,38 @@ def test_a_bots_turn_is_due_at_once_and_claimed_by_one_waker_for_a_while():
     assert clock.claim(table.code) is None, "leased to the first waker"
     outcome = services.make_bot_move(table.code, turn=claimed.turn, action=claimed.turn.decide())
     assert outcome.version == table.version + 1
+
+
+def test_every_screen_shows_whose_turn_it_is_and_the_time_left_from_the_deadline():
+    table = a_table()
+    for token in (seat(table, 0).token, seat(table, 1).token, None):  # both seats, a watcher
+        message = json.loads(view_message(table.code, token))
+        top = re.search(r'<header id="table-top".*?</header>', message["html"], re.S).group(0)
+        assert "At your own pace: 1 hour a turn" in top
+        clock = re.search(r'<p class="table-top__clock" role="timer">(.*?)</p>', top).group(1)
+        assert clock.startswith("Ana: ") and f'data-due="{table.turn_due_at.isoformat()}"' in clock
+        assert re.search(r">(59 minutes \d+ seconds|1 hour) left<", clock), clock
+
+
+def test_a_bot_on_turn_shows_no_clock_and_the_lobby_says_the_pace():
+    lobby, _ = services.create_table(
+        rules=RULES, seat_count=2, host_name="Ana", pace=Pace.LIVE, turn_limit=30
+    )
+    page = json.loads(view_message(lobby.code, None))["html"]
+    assert "Live: 30 seconds a turn" in page
+    table = a_table(pace=Pace.LIVE, turn_limit=30)
+    services.hand_to_bot(table.code, host_token=table.host_token, position=0)
+    assert 'role="timer"' not in json.loads(view_message(table.code, None))["html"]
+
+
+def test_everyone_is_told_in_words_that_the_time_ran_out_and_the_bot_played():
+    table = a_table()
+    clock.claim(table.code, now=later(table))
+    moves = json.loads(view_message(table.code, seat(table, 1).token))["game"]["last_moves"]
+    said = next(m["text"] for m in moves if m["seat"] == 0)
+    assert said.startswith("Ana's time ran out, so the bot played for Ana: Ana "), said
+    clock.claim(table.code, now=later(table))  # Ben's
+    clock.claim(table.code, now=later(table))  # Ana's again: a bot stays
+    moves = json.loads(view_message(table.code, None))["game"]["last_moves"]
+    said = next(m["text"] for m in moves if m["seat"] == 0)
+    assert said.startswith("Ana's time ran out twice in a row, so a bot plays until Ana is back")

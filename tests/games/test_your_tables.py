@@ -68,7 +68,7 @@ def test_the_tables_are_listed_newest_first_with_their_turn_round_pace_and_clock
     assert "At your own pace" in text and "Cy to play." in text and "Ben to play." in text
     assert f'data-due="{due.isoformat()}"' in text and "2 hours 5 minutes left" in text
     assert "Round 1 of 2" in text and "Finished" not in text
-    assert 'ws-connect="/ws/tables/"' in text and "/static/games/tables.js" in text
+    assert 'ws-connect="/ws/tables/"' in text and "/static/games/time_left.js" in text
 
 
 def test_a_bots_turn_shows_no_time_left():

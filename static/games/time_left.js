@@ -1,7 +1,7 @@
-// "Your tables": each turn's time left, said again every second from its deadline (the
-// <time data-due> a row carries, in ISO time), in the words the server first wrote it in
-// (games/templatetags/tables.py, time_left). Rows the page's socket swaps in are found at
-// the next tick, so nothing needs binding.
+// A turn's time left, said again every second from its deadline (a <time data-due> of the
+// table's top bar or of a row of "Your tables", in ISO time), in the words the server first
+// wrote it in (games/templatetags/tables.py, time_left). What a page's socket swaps in is
+// found at the next tick, so nothing needs binding.
 (function () {
   "use strict";
 

@@ -277,6 +277,11 @@ CLOCK_POLL = float(ENV.get("CLOCK_POLL", "10"))
 # Seconds between the end of a round and the next deal when not everybody presses Ready.
 NEXT_ROUND_COUNTDOWN = float(ENV.get("NEXT_ROUND_COUNTDOWN", "45"))
 
+# Seconds a table may go unplayed (no move, or a lobby nobody starts) before it is closed
+# as abandoned: a live table is played in one sitting, one at its own pace over days.
+ABANDON_LIVE_AFTER = float(ENV.get("ABANDON_LIVE_AFTER", str(24 * 3600)))
+ABANDON_OWN_PACE_AFTER = float(ENV.get("ABANDON_OWN_PACE_AFTER", str(30 * 24 * 3600)))
+
 # The coach (games.coach): how long its search weighs one decision, or how many playouts
 # (a count keeps a review the same on any machine; tests set it), and how many expected
 # points a decision must cost to be marked. With Redis the reviews run in the worker

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -71,6 +72,13 @@ def duration_in_words(seconds: int) -> str:
     return f"{seconds} seconds"
 
 
+def abandoned_after(pace: str) -> timedelta:
+    """The time a table at ``pace`` may go without a move (a lobby, without a change) before
+    it is closed as abandoned."""
+    seconds = settings.ABANDON_OWN_PACE_AFTER if pace == Pace.OWN else settings.ABANDON_LIVE_AFTER
+    return timedelta(seconds=seconds)
+
+
 class Table(models.Model):
     """A table for friends to play one match at, from the lobby to the final totals."""
 
@@ -78,6 +86,7 @@ class Table(models.Model):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code)
     host_token = models.CharField(
@@ -179,7 +188,7 @@ class Table(models.Model):
                 name="table_own_pace_has_a_clock",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["lobby", "playing", "finished"]),
+                condition=Q(status__in=["lobby", "playing", "finished", "abandoned"]),
                 name="table_status_known",
             ),
         ]
@@ -207,6 +216,12 @@ class Table(models.Model):
         if self.moved_at is None:
             return None
         return self.moved_at + timedelta(seconds=TURN_RUNS_LONG)
+
+    @property
+    def abandoned_after(self) -> timedelta:
+        """How long the table may go unplayed before it is closed as abandoned: a live
+        table is played in one sitting, one at its own pace over days (both settings)."""
+        return abandoned_after(self.pace)
 
     def newest(self) -> Table:
         """The latest match played again from this one (itself if none): where the table's

@@ -39,6 +39,8 @@ def require_host(table: Table, host_token: str) -> None:
 
 
 def require_lobby(table: Table) -> None:
+    if table.status == Table.Status.ABANDONED:
+        raise Refused("This table was closed for lack of play: open a new one.")
     if table.status != Table.Status.LOBBY:
         raise Refused("The match has started: seats can no longer change.")
 

@@ -95,6 +95,8 @@ def _screen(table: Table, seats: list[TableSeat], viewer: Viewer, with_sheet: bo
     view = None
     if game is not None and game.round is not None:
         view = view_for(game, me.position if me else None)
+        if table.status == Table.Status.ABANDONED:  # closed: the board as left, no move
+            view = view._replace(legal=())
     context = screen_context(table, seats, me, game, view, is_host=viewer.is_host)
     context["claims"] = _claims(table, seats, me, viewer.channel)
     round_over = view is not None and view.round_over
@@ -278,6 +280,7 @@ def screen_context(
         "view": view,
         "names": names,
         "is_host": is_host,
+        "closed": closed_words(table, started=game is not None),
     }
     if view is None or game is None:
         taken = {s.position: s for s in seats}
@@ -293,25 +296,50 @@ def screen_context(
         ("last moves", *names.items(), *ran_out.items()),
         partial(last_moves, view, names, ran_out=ran_out),
     )
+    closed = context["closed"]
+    ended = game.is_over or bool(closed)  # nothing more is played at this table
+    going_on = view.round_over and not ended  # between two rounds of a match going on
     context.update(
         lanes=partial(_board, table, view, names, moves),
         clock=_clock(table, seats, view),
         last_moves=moves,
         log=partial(_log, view, names),
-        players=partial(_players, seats, me, view, game.is_over, _runs_long_at(table)),
-        hand=_drawn_hand(table, view),
-        prompt=_prompt(seats, me, game, view, names),
-        round_over=view.round_over,
+        players=partial(_players, seats, me, view, ended, _runs_long_at(table)),
+        hand="" if closed else _drawn_hand(table, view),
+        prompt=Prompt(closed) if closed else _prompt(seats, me, game, view, names),
+        round_over=view.round_over or bool(closed),
         match_over=game.is_over,
         winners=[names[s] for s in game.winners()] if game.is_over else [],
         next_round=game.rounds_played + 1,
         build_line=_builds_line(game, view),
-        results=_results(game, view, names) if view.round_over else [],
+        results=_results(game, view, names, ended) if view.round_over or closed else [],
         out_name=names.get(view.out_seat) if view.out_seat is not None else "",
-        waiting_for=_waiting_for(seats, game) if view.round_over and not game.is_over else [],
-        stand_in_for=_stand_in_for(seats, me, view) if is_host else None,
+        waiting_for=_waiting_for(seats, game) if going_on else [],
+        stand_in_for=_stand_in_for(seats, me, view) if is_host and not ended else None,
     )
     return context
+
+
+def closed_words(table: Table, *, started: bool) -> str:
+    """Why an abandoned table was closed, in a sentence ('' for any other table): after how
+    long without a move (a lobby, without a start), at its pace."""
+    if table.status != Table.Status.ABANDONED:
+        return ""
+    span = _span(table.abandoned_after.total_seconds())
+    if not started:
+        return f"Nobody started the match for {span}, so this table was closed."
+    return f"Nobody played for {span}, so this table was closed before the match was over."
+
+
+def _span(seconds: float) -> str:
+    """A setting's seconds in the largest whole unit, a day or so in hours as people say
+    it: ``30 days``, ``24 hours``, ``36 hours``."""
+    whole = int(seconds)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        if whole >= max(size, 2 * 86400 if unit == "day" else 0) and whole % size == 0:
+            count = whole // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds:g} seconds"
 
 
 def _claims(
@@ -513,9 +541,12 @@ def _builds_line(game: Game, view: SeatView) -> bool:
     )
 
 
-def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str, Any]]:
-    """The round just played, best first: who scored what, and the totals so far; at the
-    match's end, by the totals, so the winners come first."""
+def _results(
+    game: Game, view: SeatView, names: dict[int, str], ended: bool
+) -> list[dict[str, Any]]:
+    """The round just played, best first: who scored what, and the totals so far; once
+    nothing more is played (the match's end, a table closed), by the totals, so the
+    winners (or those ahead) come first."""
     points = game.scores[-1] if game.scores else [0] * view.players
     totals = game.totals()
     rows = [
@@ -528,7 +559,7 @@ def _results(game: Game, view: SeatView, names: dict[int, str]) -> list[dict[str
         }
         for seat in range(view.players)
     ]
-    if game.is_over:
+    if ended:
         return sorted(rows, key=lambda row: (row["total"], row["points"]))
     return sorted(rows, key=lambda row: (row["points"], row["total"]))
 
@@ -551,12 +582,13 @@ def _players(
     seats: list[TableSeat],
     me: TableSeat | None,
     view: SeatView,
-    match_over: bool,
+    ended: bool,
     runs_long_at: str | None,
 ) -> list[dict[str, Any]]:
     """One row per seat. Every seat gets the same rows (the page's script marks its own),
     but the host's also offer to let a bot play for a person who is away, or, from
-    ``runs_long_at`` on (the page shows it then), for the person whose turn it is."""
+    ``runs_long_at`` on (the page shows it then), for the person whose turn it is; none
+    once nothing more is played (``ended``)."""
     rows = []
     for s in seats:
         tiles = view.hand_sizes[s.position] if s.position < len(view.hand_sizes) else 0
@@ -573,15 +605,15 @@ def _players(
                 "tag": tag,
                 "tiles": tiles,
                 "marked": view.trains[s.position].marked,
-                "turn": s.position == view.turn and not view.round_over,
-                "offer": s.is_away and s != me and not match_over,
+                "turn": s.position == view.turn and not view.round_over and not ended,
+                "offer": s.is_away and s != me and not ended,
                 "offer_from": runs_long_at
                 if s.connected
                 and s.position == view.turn
                 and not s.stand_in
                 and s != me
                 and not view.round_over
-                and not match_over
+                and not ended
                 else None,
             }
         )

@@ -14,6 +14,7 @@ its own seat the view. A refused action changes nothing. The reads that take no 
 from games.refusals import Refused, Stale
 from games.selectors import Outcome
 
+from .abandon import close_abandoned
 from .bots import make_bot_move, play_bot_turn
 from .lobby import add_bot, create_table, join, remove_seat, start
 from .play import act, ready
@@ -36,6 +37,7 @@ __all__ = [
     "answer_seat_request",
     "ask_for_seat",
     "cancel_seat_request",
+    "close_abandoned",
     "connect",
     "create_table",
     "disconnect",

@@ -23,7 +23,7 @@ from crews.page import crew_context
 from crews.ratings import ratings, recompute, season_matches
 from crews.results import results
 from crews.standings import standings
-from games import review, selectors, services, sessions
+from games import review, screens, selectors, services, sessions
 from games.engine import Rules
 from games.forms import parse_intent
 from games.models import Pace, Table, TableSeat
@@ -32,7 +32,7 @@ from scoring.services import compute_sheet
 from tests.crews.played import crew_sheet
 
 from .conftest import Player, make_table
-from .tables import first_legal_move, play_to_round_end, started_table
+from .tables import first_legal_move, intent, play_to_round_end, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -174,8 +174,9 @@ def test_a_bots_turn_read_before_the_close_is_not_played():
     TableSeat.objects.filter(table__code=code, position=0).update(channel_name="watching")
     while (turn := selectors.bot_turn(code)) is None:  # Ana plays until the bot is on turn
         table = Table.objects.get(code=code)
-        move = parse_intent(first_legal_move(table, tokens["Ana"]))
-        services.act(code, token=tokens["Ana"], intent=move)
+        legal = screens.screen(code, tokens["Ana"]).data["game"]["legal"]
+        done = next((a for a in legal if a["kind"] == "end_turn"), legal[0])  # not a long line
+        services.act(code, token=tokens["Ana"], intent=parse_intent(intent(done, table.version)))
     table = Table.objects.get(code=code)
     closed(table)
     services.make_bot_move(code, turn=turn, action=turn.decide())

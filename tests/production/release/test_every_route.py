@@ -1,7 +1,8 @@
 """Every route of the site, answered as a release answers it: DEBUG=0, the static files
 collected and named from collectstatic's manifest (``production_mode``), and real objects
 behind every code in an address: a table in its lobby, one at play, one finished with its
-first round reviewed by the coach, a score sheet with entries, a crew with a night of play.
+first round reviewed by the coach, one closed as abandoned, a score sheet with entries, a
+crew with a night of play.
 
 A page that works in development can fail here: ``{% static %}`` (or ``static()``) of a
 name the manifest does not hold raises, and the page answers 500. So every route is fetched
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,6 +27,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve, reverse
+from django.utils import timezone
 
 from crews.models import Crew, Member
 from games import coach
@@ -77,6 +80,7 @@ class World:
     lobby: Table
     at_play: Table
     finished: Table
+    abandoned: Table
     sheet: Match
     crew: Crew
     crew_sheet: Match
@@ -94,17 +98,20 @@ def world(settings) -> World:
     at_play, _ = started_table()
     finished = Table.objects.get(match=play_online_match(Rules(highest_double=6, rounds=1)))
     assert coach.work() == 1
+    abandoned, _ = started_table()
+    Table.objects.filter(pk=abandoned.pk).update(moved_at=timezone.now() - timedelta(days=2))
+    assert tables.close_abandoned(now=timezone.now()) == [abandoned.code]
     sheet = sheets.create_match(SEED_PLAYERS, Rules(rounds=4), by="Alice")
     enter_seed_rounds(sheet)
     crew, members = crew_of("Ana", "Ben")
     night = crew_sheet(crew, ["Ana", "Ben"], [[None, 12], [9, None]])
     Group.objects.create(name="Referees")
-    return World(lobby, at_play, finished, sheet, crew, night, members["Ana"])
+    return World(lobby, at_play, finished, abandoned, sheet, crew, night, members["Ana"])
 
 
 @pytest.fixture
 def clients(production_mode, world) -> dict[str, Client]:
-    """A visitor; a player who hosts the three tables (through their seats' rejoin links),
+    """A visitor; a player who hosts the four tables (through their seats' rejoin links),
     sits at the sheet and founded the crew (their phone's device token); a superuser. Each
     client sets up its middleware at its first request, so after ``production_mode``."""
     player = Client(raise_request_exception=False)
@@ -113,7 +120,7 @@ def clients(production_mode, world) -> dict[str, Client]:
     session.save()
     joined = player.post(reverse("scoring:join", args=[world.sheet.code]), {"seat": "0"})
     assert joined.status_code == 302
-    for table in (world.lobby, world.at_play, world.finished):
+    for table in (world.lobby, world.at_play, world.finished, world.abandoned):
         host = table.seats.get(position=0)
         assert player.get(reverse("games:rejoin", args=[table.code, host.token])).status_code == 302
     staff = Client(raise_request_exception=False)
@@ -143,6 +150,7 @@ def site_visits(w: World) -> list[Visit]:
         *both(f"{t}/", 200),
         *both(f"{play}/", 200),
         *both(f"{done}/", 200),
+        *both(f"/t/{w.abandoned.code}/", 200),
         *(visit for action in ("join", "bots", "remove", "start", "stand-in", "again")
           for visit in both(f"{t}/{action}/", 405)),
         *both(f"{play}/hint/", 403, 200),

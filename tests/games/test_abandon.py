@@ -224,6 +224,7 @@ def test_the_page_says_why_and_after_how_long_the_table_was_closed(pace, said):
     assert view["status"] == "abandoned" and view["game"]["legal"] == []
     assert "data-intent=" not in page and "tile--hand" not in page  # no move, no hand to play
     assert "Ready for round" not in page and "Play again" not in page
+    assert "Invite friends" not in page  # nobody is asked to a closed table
 
 
 def test_a_closed_lobby_says_nobody_started_it_and_offers_no_seat():

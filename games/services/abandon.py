@@ -6,7 +6,8 @@ finished matches alone, leave it out.
 
 The clock calls this from every process at once: each table is closed under its row lock,
 taken with ``skip_locked``, so a table one process is closing is skipped by the others,
-which then find it closed."""
+which then find it closed. The table's sockets are told, and the pages of its crew, whose list
+of matches shows it abandoned."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
+from crews import live as crew_pages
 from games.models import Pace, Table, abandoned_after
 
 from .commit import announce
@@ -56,4 +58,6 @@ def _close(code: str, *, now: datetime) -> bool:
         table.next_round_at = None
         table.turn_due_at = None
         announce(table, seats, CLOSED)
+        if table.crew is not None and table.match_id is not None:  # its matches list says so
+            crew_pages.announce(table.crew.code)
     return True

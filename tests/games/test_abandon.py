@@ -6,18 +6,22 @@ its page and its socket say why it was closed and offer no move."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from crews import live as crew_pages
 from crews import services as crews
 from crews.page import crew_context
 from crews.ratings import ratings, recompute, season_matches
@@ -47,7 +51,7 @@ def at_pace(code: str, pace: str) -> Table:
     return Table.objects.get(code=code)
 
 
-def idle_since(table: Table):
+def idle_since(table: Table) -> datetime:
     """What its idle time runs from: the last move or deal, a lobby's last change."""
     return table.moved_at or table.updated_at
 
@@ -290,12 +294,20 @@ def crew_table(crew) -> tuple[Table, dict[int, str]]:
     return play_to_round_end(Table.objects.get(pk=table.pk), tokens), tokens
 
 
-def test_a_crews_standings_and_ratings_leave_an_abandoned_table_out():
+def test_a_crews_standings_and_ratings_leave_an_abandoned_table_out(
+    django_capture_on_commit_callbacks,
+):
     crew, _ = crews.create_crew("Friday dominoes", "Ana", "device-ana")
     crews.join(crew, "Ben", "device-ben")
     crew_sheet(crew, ["Ana", "Ben"], [[None, 10], [5, None]])  # finished: Ana 5, Ben 10
     table, _ = crew_table(crew)
-    closed(table)
+    layer = get_channel_layer()
+    crew_page = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(crew_pages.group_name(crew.code), crew_page)
+    with django_capture_on_commit_callbacks(execute=True):
+        closed(table)
+    told = async_to_sync(asyncio.wait_for)(layer.receive(crew_page), timeout=2)
+    assert told == {"type": "crew.changed"}  # its pages redraw
     season = crew.current_season()
     recompute(season)
     found = results(season_matches(season))

@@ -94,7 +94,12 @@ class Table(models.Model):
     )
     rules = models.JSONField(default=default_rules, validators=[validate_rules])
     seat_count = models.PositiveSmallIntegerField(default=4)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.LOBBY,
+        db_index=True,  # the clock looks for the tables still open, among all ever played
+    )
     seed = models.BigIntegerField(default=new_seed, help_text="Every deal follows from it.")
     first_seat = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(

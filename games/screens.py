@@ -332,14 +332,14 @@ def closed_words(table: Table, *, started: bool) -> str:
 
 
 def _span(seconds: float) -> str:
-    """A setting's seconds in the largest whole unit, a day or so in hours as people say
-    it: ``30 days``, ``24 hours``, ``36 hours``."""
+    """A setting's seconds in the largest whole unit, as people say it: ``30 days``, but a
+    day or so in hours, ``24 hours``, ``36 hours``."""
     whole = int(seconds)
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
-        if whole >= max(size, 2 * 86400 if unit == "day" else 0) and whole % size == 0:
-            count = whole // size
+    for unit, size, fewest in (("day", 86400, 2), ("hour", 3600, 1), ("minute", 60, 1)):
+        count, rest = divmod(whole, size)
+        if rest == 0 and count >= fewest:
             return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds:g} seconds"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _claims(

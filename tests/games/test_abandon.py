@@ -231,6 +231,16 @@ def test_the_page_says_why_and_after_how_long_the_table_was_closed(pace, said):
     assert "Invite friends" not in page  # nobody is asked to a closed table
 
 
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(86400, "24 hours"), (36 * 3600, "36 hours"), (2 * 86400, "2 days"), (5400, "90 minutes")],
+)
+def test_the_limit_is_said_as_people_say_it(settings, seconds, said):
+    settings.ABANDON_LIVE_AFTER = seconds
+    table = Table(status=Table.Status.ABANDONED, pace=Pace.LIVE)
+    assert screens.closed_words(table, started=True).startswith(f"Nobody played for {said},")
+
+
 def test_a_closed_lobby_says_nobody_started_it_and_offers_no_seat():
     opened, host = services.create_table(
         rules=Rules(highest_double=6), seat_count=3, host_name="Ana"

@@ -100,7 +100,8 @@ class TableAdmin(admin.ModelAdmin):
 
 
 class PlayedFilter(admin.SimpleListFilter):
-    """Online or over the table, with imported records apart from matches played here."""
+    """Online or over the table, with imported records apart from matches played here, and
+    the matches of tables closed for lack of play apart again (unfinished, never counted)."""
 
     title = "played"
     parameter_name = "played"
@@ -110,6 +111,7 @@ class PlayedFilter(admin.SimpleListFilter):
             ("sheet", "Over the table (score sheet)"),
             ("online", "Online, played here"),
             ("imported", "Online, imported record"),
+            ("abandoned", "Online, abandoned unfinished"),
         ]
 
     def queryset(self, request, queryset: QuerySet[Match]) -> QuerySet[Match]:
@@ -119,6 +121,8 @@ class PlayedFilter(admin.SimpleListFilter):
             return queryset.filter(kind=Match.Kind.ONLINE, table__imported=False)
         if self.value() == "imported":
             return queryset.filter(table__imported=True)
+        if self.value() == "abandoned":
+            return queryset.filter(table__status=Table.Status.ABANDONED)
         return queryset
 
 
@@ -215,6 +219,8 @@ class MatchAdmin(scoring_admin.MatchAdmin):
         table = review.table_of(match)
         if table is not None and table.imported:
             return "Online table, imported"
+        if table is not None and table.status == Table.Status.ABANDONED:
+            return "Online table, abandoned unfinished"
         return match.get_kind_display()
 
     # -- the match's page -------------------------------------------------------------------

@@ -288,6 +288,12 @@ def test_the_admin_lists_abandoned_tables_apart(admin_client):
     ).content.decode()
     assert gone.code in listing and playing.code not in listing
     assert re.search(r"<a[^>]*>Abandoned</a>", listing)  # the filter offers it
+    matches = admin_client.get(
+        reverse("admin:scoring_match_changelist") + "?played=abandoned"
+    ).content.decode()
+    assert matches.count("Online table, abandoned unfinished") == 1  # its match, apart
+    assert f"/admin/scoring/match/{gone.match_id}/" in matches
+    assert f"/admin/scoring/match/{playing.match_id}/" not in matches
 
 
 # -- crews and statistics count it unfinished ------------------------------------------------

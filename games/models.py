@@ -63,13 +63,15 @@ TURN_LIMITS: dict[str, tuple[int | None, ...]] = {
 }
 
 
-def duration_in_words(seconds: int) -> str:
-    """A clock's length as people say it: 30 seconds, 2 minutes, 24 hours, 3 days."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0 and seconds != 86400:  # 24 hours, not 1 day
-            count = seconds // size
+def duration_in_words(seconds: float) -> str:
+    """A length of time in the largest whole unit, as people say it: ``30 seconds``,
+    ``2 minutes``, a day or so in hours (``24 hours``, ``36 hours``), ``3 days``."""
+    whole = int(seconds)
+    for unit, size, fewest in (("day", 86400, 2), ("hour", 3600, 1), ("minute", 60, 1)):
+        count, rest = divmod(whole, size)
+        if rest == 0 and count >= fewest:
             return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds} seconds"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def abandoned_after(pace: str) -> timedelta:

@@ -29,7 +29,7 @@ from scoring.rendering import Viewer as SheetViewer
 from scoring.rendering import standing
 from scoring.services import compute_sheet
 
-from .models import Table, TableSeat, answerers, kept, kept_game, seated
+from .models import Table, TableSeat, answerers, duration_in_words, kept, kept_game, seated
 
 NEARLY_OUT = 2  # a lane marks its owner holding this many tiles or fewer
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
@@ -325,21 +325,10 @@ def closed_words(table: Table, *, started: bool) -> str:
     long without a move (a lobby, without a start), at its pace."""
     if table.status != Table.Status.ABANDONED:
         return ""
-    span = _span(table.abandoned_after.total_seconds())
+    span = duration_in_words(table.abandoned_after.total_seconds())
     if not started:
         return f"Nobody started the match for {span}, so this table was closed."
     return f"Nobody played for {span}, so this table was closed before the match was over."
-
-
-def _span(seconds: float) -> str:
-    """A setting's seconds in the largest whole unit, as people say it: ``30 days``, but a
-    day or so in hours, ``24 hours``, ``36 hours``."""
-    whole = int(seconds)
-    for unit, size, fewest in (("day", 86400, 2), ("hour", 3600, 1), ("minute", 60, 1)):
-        count, rest = divmod(whole, size)
-        if rest == 0 and count >= fewest:
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _claims(

@@ -114,9 +114,11 @@ def start_polling() -> None:
 
 
 async def poll() -> None:
-    """Every CLOCK_POLL seconds, wake for every table with something due."""
+    """Every CLOCK_POLL seconds, wake for every table with something due, and close the
+    tables nobody has played for their pace's limit (services.close_abandoned)."""
     while True:
         try:
+            await write(services.close_abandoned)(now=timezone.now())
             for code in await read(selectors.due_tables)(now=timezone.now()):
                 wake_in(code, 0)
         except Exception:  # a database that is down for a moment: the next poll retries

@@ -62,6 +62,8 @@ def ready(code: str, *, token: str) -> Outcome | None:
         table, seats = locked(code)
         seat = seat_of(seats, token)
         game = table.game()
+        if table.status != Table.Status.PLAYING:
+            raise Refused("The match is not being played: nothing can be moved now.")
         if game is None or game.is_over or game.round.result is None:
             raise Refused("There is no next round to get ready for.")
         upcoming = game.rounds_played + 1

@@ -173,6 +173,15 @@ def test_nothing_more_is_played_at_a_closed_table():
     assert Table.objects.get(pk=table.pk).move_count == table.move_count
 
 
+def test_nobody_gets_ready_for_a_next_round_at_a_closed_table():
+    table, tokens = one_round_played()
+    after = closed(table)
+    for token in tokens.values():
+        with pytest.raises(services.Refused, match="not being played"):
+            services.ready(table.code, token=token)
+    assert Table.objects.get(pk=table.pk).move_count == after.move_count, "no round dealt"
+
+
 def test_a_bots_turn_read_before_the_close_is_not_played():
     code, _, tokens = make_table(humans=("Ana",), bots=("greedy",))
     TableSeat.objects.filter(table__code=code, position=0).update(channel_name="watching")

@@ -26,10 +26,9 @@ HOUR = 3600
 RULES = Rules(highest_double=6, rounds=2)
 
 
-def a_table(
-    *, pace: str = Pace.OWN, turn_limit: int | None = HOUR, seed: int | None = None
-) -> Table:
-    """Ana (host, first to play) and Ben, started, with the given clock (and deal)."""
+def a_table(*, pace: str = Pace.OWN, turn_limit: int | None = HOUR, seed: int | None = 1) -> Table:
+    """Ana (host, first to play) and Ben, started, with the given clock and deal (seed 1:
+    a deal where no first turn ends the round)."""
     table, _ = services.create_table(
         rules=RULES,
         seat_count=2,

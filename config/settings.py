@@ -291,6 +291,40 @@ COACH_PLAYOUTS = int(ENV["COACH_PLAYOUTS"]) if ENV.get("COACH_PLAYOUTS") else No
 COACH_MARK = float(ENV.get("COACH_MARK", "5"))
 COACH_IN_PROCESS = not ENV.get("REDIS_URL")
 
+# Alerts for a person away from their table (games/alerts, docs/alerts.md).
+# Web Push: the server's VAPID key (`manage.py vapid_keys` makes one for a new install;
+# without it the table offers no push), the contact a push service may write to, and the
+# push services the server will post to. A browser names its push service's address when it
+# subscribes: a subscription elsewhere (a private address, plain http, another host) is
+# refused, so no client can have the server post where it chooses. Each entry is an origin;
+# a host may begin with "*.".
+VAPID_PRIVATE_KEY = ENV.get("VAPID_PRIVATE_KEY", "")
+WEB_PUSH_SERVICES = env_list(
+    ENV,
+    "WEB_PUSH_SERVICES",
+    [
+        "https://fcm.googleapis.com",  # Chrome, Edge on Android, Opera, Samsung Internet
+        "https://updates.push.services.mozilla.com",  # Firefox
+        "https://*.notify.windows.com",  # Edge on Windows
+        "https://web.push.apple.com",  # Safari
+    ],
+)
+# E-mail: Django's console backend (mail printed to stdout) unless EMAIL_HOST names an SMTP
+# server. SITE_URL is the site's address as the links in a mail spell it.
+DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "Mexican Train <trains@localhost>")
+VAPID_CONTACT = ENV.get("VAPID_CONTACT") or "mailto:trains@localhost"
+SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000")
+if ENV.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = ENV["EMAIL_HOST"]
+    EMAIL_PORT = int(ENV.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = ENV.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = ENV.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool(ENV, "EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
 # Everything goes to stdout, where daphne, docker and CI collect it.
 LOGGING = {
     "version": 1,

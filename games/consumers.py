@@ -26,6 +26,7 @@ from django.urls import reverse
 from common.sockets import GuardedConsumer
 
 from . import screens, selectors, services, sessions, waker
+from .alerts import sending as alerts
 from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
 from .threads import read, write
@@ -79,6 +80,7 @@ class TableConsumer(GuardedConsumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.token:
+                await write(alerts.left)(channel=self.channel_name)
                 await gone(self.code, self.channel_name)
             elif self.asked:  # its request goes at once: the answer could reach nobody
                 await write(services.disconnect)(self.code, channel=self.channel_name)
@@ -100,6 +102,12 @@ class TableConsumer(GuardedConsumer):
             return
         if intent.type in SEAT_INTENTS:
             await self._seat_request(intent)
+            return
+        if intent.type == "visibility":  # for the alerts: a spectator's page says nothing
+            if self.token is not None:
+                await write(alerts.seen)(
+                    code=self.code, channel=self.channel_name, visible=intent.visible
+                )
             return
         if self.token is None:
             await self.refuse("spectator", "Spectators watch: take a seat to play.")

@@ -443,6 +443,8 @@ GAME_INTENTS = ("play", "line", "draw", "pass", "end_turn", "place_engine")
 TABLE_INTENTS = ("ready", "ping")
 # Asking for a seat back from another screen (a lost phone), and the answer to it.
 SEAT_INTENTS = ("ask_seat", "cancel_ask", "answer_seat")
+# A seat's page says whether it is in sight: its person is then sent no alert (games/alerts).
+PAGE_INTENTS = ("visibility",)
 MAX_LINE = 40  # no hand in any set holds more tiles than this in one line
 
 
@@ -457,6 +459,7 @@ class Intent:
     plays: tuple[tuple[tuple[int, int], int, int], ...] = field(default=())  # tile, train, end
     position: int | None = None  # the seat asked for, or whose request is answered
     approve: bool = False  # the answer to a request for a seat
+    visible: bool = False  # the page is in sight (a visibility message)
 
     def actions(self, seat: int) -> list[Action]:
         """The engine actions this intent asks for, taken by ``seat``. A line is its plays;
@@ -476,8 +479,12 @@ def parse_intent(message: Any) -> Intent:
         return Intent(kind)
     if kind in SEAT_INTENTS:
         return _seat_intent(kind, message)
+    if kind in PAGE_INTENTS:
+        if type(message.get("visible")) is not bool:
+            raise BadMessage("A visibility message says visible: true or false.")
+        return Intent(kind, visible=message["visible"])
     if kind not in GAME_INTENTS:
-        known = ", ".join(GAME_INTENTS + TABLE_INTENTS + SEAT_INTENTS)
+        known = ", ".join(GAME_INTENTS + TABLE_INTENTS + SEAT_INTENTS + PAGE_INTENTS)
         raise BadMessage(f"Unknown message type {kind!r}: expected one of {known}.")
     version = message.get("version")
     if type(version) is not int or version < 0:

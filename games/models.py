@@ -563,3 +563,8 @@ def keep_game(code: str, version: int, game: Game | None) -> None:
     """Keep the game a service has just written at a table's version: call it once the
     transaction has committed, never before (a rolled-back state must never be served)."""
     _versions.keep(code, version, game)
+
+
+# The alerts' rows (a seat's alerts, push subscriptions, a table's nudge), registered here
+# with the rest of the app's models.
+from games.alerts.models import PushSubscription, SeatAlerts, TableNudge  # noqa: E402, F401

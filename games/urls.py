@@ -5,6 +5,7 @@ game); ``/t/<code>/rejoin/<token>/`` brings a seat to another device (docs/proto
 from django.urls import path
 
 from . import views
+from .alerts.urls import urlpatterns as alerts
 
 app_name = "games"
 
@@ -25,4 +26,5 @@ urlpatterns = [
     path("t/<str:code>/coach/<int:number>/", views.coach_status, name="coach-status"),
     path("t/<str:code>/review/<int:number>/", views.coach_review, name="coach-review"),
     path("c/<str:code>/crew.json", views.crew_json, name="crew-json"),
+    *alerts,  # push, mail, the nudge and the tables' service worker
 ]

@@ -55,7 +55,7 @@
     var scheme = window.location.protocol === 'https:' ? 'wss://' : 'ws://'
     var ws = new window.WebSocket(scheme + window.location.host + root.dataset.socket)
     socket = ws
-    ws.onopen = function () { if (ws === socket) { attempts = 0; lastHeard = Date.now() } }
+    ws.onopen = function () { if (ws === socket) { attempts = 0; lastHeard = Date.now(); tellSight() } }
     ws.onmessage = function (event) {
       if (ws !== socket) return
       lastHeard = Date.now()
@@ -105,6 +105,15 @@
   function wake () { if (!stopped && document.visibilityState === 'visible') probe() }
 
   document.addEventListener('visibilitychange', wake)
+  document.addEventListener('visibilitychange', tellSight)
+
+  // Whether this page is in sight, for the alerts (games/alerts): a person with the table
+  // in front of them is sent none. Each socket says it anew, since the server keeps it
+  // for the socket that holds the seat.
+  function tellSight () {
+    if (view.seat === null || !socket || socket.readyState !== window.WebSocket.OPEN) return
+    socket.send(JSON.stringify({ type: 'visibility', visible: document.visibilityState === 'visible' }))
+  }
   window.addEventListener('pageshow', function (event) { if (event.persisted) wake() })
   window.addEventListener('online', wake)
   setInterval(function () {

@@ -153,6 +153,10 @@ def site_visits(w: World) -> list[Visit]:
         *both(f"/t/{w.abandoned.code}/", 200),
         *(visit for action in ("join", "bots", "remove", "start", "stand-in", "again")
           for visit in both(f"{t}/{action}/", 405)),
+        *both("/t/sw.js", 200),
+        *(visit for action in ("push", "push/stop", "mail", "nudge")
+          for visit in both(f"{play}/{action}/", 405)),
+        *both(f"{play}/mail/stop/not-a-signed-link/", 200),
         *both(f"{play}/hint/", 403, 200),
         *both(f"{t}/seats/1/link/", 403, 200),
         Visit(VISITOR, f"{done}/rejoin/not-a-seat-token/", 404),

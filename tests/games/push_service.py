@@ -1,0 +1,90 @@
+"""A push service on 127.0.0.1 for the alerts' tests, and a browser's subscription to it.
+
+The app posts an alert to the endpoint a browser's subscription names; here that is a
+plain HTTP server in a thread, which keeps what it was sent (answering 201, or the status a
+test sets for a path), and the subscription is made as a browser makes it: an EC P-256 key
+pair and a 16-byte secret, so that a test decrypts what the app sent (``http_ece``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import http_ece
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from games.alerts.push import b64url
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]  # by lower-case name
+    body: bytes
+
+
+@dataclass
+class PushService:
+    url: str  # http://127.0.0.1:<port>
+    received: list[Received] = field(default_factory=list)
+    answers: dict[str, int] = field(default_factory=dict)  # a path's status, else 201
+
+
+@dataclass
+class Browser:
+    """A browser's side of one subscription: what it gives the page, and its secrets."""
+
+    endpoint: str
+    key: ec.EllipticCurvePrivateKey
+    auth: bytes
+
+    def subscription(self) -> dict:
+        """As ``PushSubscription.toJSON()`` gives it to the page's script."""
+        point = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return {
+            "endpoint": self.endpoint,
+            "keys": {"p256dh": b64url(point), "auth": b64url(self.auth)},
+        }
+
+    def read(self, message: Received) -> dict:
+        """The alert a push message carries, decrypted as the browser decrypts it."""
+        assert message.headers["content-encoding"] == "aes128gcm"
+        plain = http_ece.decrypt(
+            message.body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+        )
+        return json.loads(plain)
+
+
+def browser(service: PushService, name: str) -> Browser:
+    return Browser(
+        f"{service.url}/push/{name}", ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
+    )
+
+
+def start() -> tuple[PushService, HTTPServer]:
+    """A push service listening on a free port; shut the server down after the test."""
+    service = PushService(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            service.received.append(Received(self.path, headers, body))
+            self.send_response(service.answers.get(self.path, 201))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    service.url = f"http://127.0.0.1:{server.server_address[1]}"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return service, server

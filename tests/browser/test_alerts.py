@@ -1,0 +1,106 @@
+"""Web Push in the browser, as a release serves it (DEBUG=0, collected static files): the
+table's page asks nothing on load; its button registers the tables' service worker; a push
+message delivered to that worker (the DevTools Protocol's ServiceWorker.deliverPushMessage,
+in the push service's place) is shown as a notification that leads to the seat."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import free_port, stop
+from tests.production.release.deployment import (
+    collect_static,
+    migrate,
+    release_environment,
+    start_daphne,
+)
+
+pytestmark = pytest.mark.browser
+
+VAPID_PRIVATE_KEY = "xPKwnVCdpgLZRrLZCxHCNgveql4ZzqYcReWSdx3y0PU"  # a test's key, never a site's
+# Counts the page's permission prompts: it must never ask on load.
+COUNT_PROMPTS = """
+window.__prompts = 0
+const ask = Notification.requestPermission.bind(Notification)
+Notification.requestPermission = function () { window.__prompts += 1; return ask() }
+"""
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("alerts-release")
+    env = {**release_environment(folder), "VAPID_PRIVATE_KEY": VAPID_PRIVATE_KEY}
+    migrate(env)
+    collect_static(env)
+    port = free_port()
+    daphne = start_daphne(env, port, folder / "daphne.log")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(daphne)
+
+
+def test_a_push_to_the_tables_worker_shows_a_notification_that_leads_to_the_seat(phone, release):
+    context = phone()
+    context.add_init_script(COUNT_PROMPTS)
+    page = context.new_page()
+    page.goto(f"{release}/t/new/")
+    page.get_by_label("Your name", exact=True).fill("Ana")
+    page.get_by_role("button", name="Open the table").click()
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.get_by_text("Alerts when the table waits for you").click()
+    button = page.get_by_role("button", name="Tell me on this device when it's my turn")
+    expect(button).to_be_visible()
+    assert page.evaluate("window.__prompts") == 0, "the page asked for alerts on load"
+    assert page.evaluate("navigator.serviceWorker.getRegistration('/t/').then(r => !!r)") is False
+
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    context.grant_permissions(["notifications"], origin=release)
+    button.click()  # subscribing needs the browser's push service, absent here: it registers
+    assert page.evaluate("window.__prompts") == 1
+    deadline = time.monotonic() + 15
+    while not any(r["scopeURL"] == f"{release}/t/" for r in registrations):
+        assert time.monotonic() < deadline, "the tables' worker was never registered"
+        page.wait_for_timeout(100)
+    registration = next(r for r in registrations if r["scopeURL"] == f"{release}/t/")
+
+    alert = {
+        "title": "Mexican Train",
+        "body": "Your turn, Ana: round 1 waits for you.",
+        "url": f"/t/{code}/rejoin/the-seat-token/",
+        "tag": "turn",
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": release,
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(alert),
+        },
+    )
+    shown = (
+        "navigator.serviceWorker.getRegistration('/t/').then(r => r.getNotifications())"
+        ".then(all => all.map(n => ({title: n.title, body: n.body, url: n.data.url})))"
+    )
+    deadline = time.monotonic() + 15
+    while not (notes := page.evaluate(shown)):
+        assert time.monotonic() < deadline, "no notification was shown"
+        page.wait_for_timeout(100)
+    assert notes == [
+        {
+            "title": "Mexican Train",
+            "body": "Your turn, Ana: round 1 waits for you.",
+            "url": f"{release}/t/{code}/rejoin/the-seat-token/",
+        }
+    ]

@@ -9,15 +9,14 @@ import pytest
 from django.test import Client
 from py_vapid import Vapid02
 
-from games import services
 from games.alerts import push
 from games.alerts.models import PushSubscription, SeatAlerts
 from games.alerts.sending import after_change, left, seen
 from games.engine.tiles import name
-from games.forms import parse_intent as parse
 from games.models import Table, TableSeat
-from tests.games import push_service
-from tests.games.tables import first_legal_move, started_table
+from tests.games import alerting as push_service
+from tests.games.alerting import on_turn, play_until_turn_of, seated_client
+from tests.games.tables import started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -37,30 +36,8 @@ def service(settings):
     server.server_close()
 
 
-def seated_client(table: Table, position: int) -> Client:
-    """A browser holding the seat (its session has the seat's token, from the rejoin link)."""
-    client = Client()
-    seat = table.seats.get(position=position)
-    assert client.get(f"/t/{table.code}/rejoin/{seat.token}/").status_code == 302
-    return client
-
-
 def subscribe(client: Client, table: Table, subscription: dict):
     return client.post(f"/t/{table.code}/push/", subscription, content_type="application/json")
-
-
-def on_turn(table: Table) -> int:
-    table.refresh_from_db()
-    return table.game().round.turn
-
-
-def play_until_turn_of(table: Table, tokens: dict[int, str], position: int) -> None:
-    """Each seat plays its first legal move, the hook called after every commit, until the
-    seat of ``position`` is on turn."""
-    while on_turn(table) != position:
-        token = tokens[on_turn(table)]
-        services.act(table.code, token, parse(first_legal_move(table, token)))
-        after_change(code=table.code)
 
 
 def hand_tiles(table: Table) -> set[str]:

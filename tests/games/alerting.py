@@ -1,4 +1,6 @@
-"""A push service on 127.0.0.1 for the alerts' tests, and a browser's subscription to it.
+"""For the alerts' tests: a push service on 127.0.0.1 and a browser's subscription to it,
+a browser seated at a table, and a table played turn by turn with the alerts' hook called
+after every commit, as the services call it.
 
 The app posts an alert to the endpoint a browser's subscription names; here that is a
 plain HTTP server in a thread, which keeps what it was sent (answering 201, or the status a
@@ -17,8 +19,14 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import http_ece
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.test import Client
 
+from games import services
 from games.alerts.push import b64url
+from games.alerts.sending import after_change
+from games.forms import parse_intent as parse
+from games.models import Table
+from tests.games.tables import first_legal_move
 
 
 @dataclass
@@ -88,3 +96,25 @@ def start() -> tuple[PushService, HTTPServer]:
     service.url = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return service, server
+
+
+def seated_client(table: Table, position: int) -> Client:
+    """A browser holding the seat (its session has the seat's token, from the rejoin link)."""
+    client = Client()
+    seat = table.seats.get(position=position)
+    assert client.get(f"/t/{table.code}/rejoin/{seat.token}/").status_code == 302
+    return client
+
+
+def on_turn(table: Table) -> int:
+    table.refresh_from_db()
+    return table.game().round.turn
+
+
+def play_until_turn_of(table: Table, tokens: dict[int, str], position: int) -> None:
+    """Each seat plays its first legal move, the hook called after every commit, until the
+    seat of ``position`` is on turn."""
+    while on_turn(table) != position:
+        token = tokens[on_turn(table)]
+        services.act(table.code, token, parse(first_legal_move(table, token)))
+        after_change(code=table.code)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
@@ -20,8 +21,10 @@ import http_ece
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.test import Client
+from py_vapid import Vapid02
 
 from games import services
+from games.alerts import push
 from games.alerts.push import b64url
 from games.alerts.sending import after_change
 from games.forms import parse_intent as parse
@@ -118,3 +121,22 @@ def play_until_turn_of(table: Table, tokens: dict[int, str], position: int) -> N
         token = tokens[on_turn(table)]
         services.act(table.code, token, parse(first_legal_move(table, token)))
         after_change(code=table.code)
+
+
+def serve(settings) -> Iterator[PushService]:
+    """The push service, on the allowed list (as only the tests put it), and a VAPID key:
+    a test module's fixture yields from it."""
+    found, server = start()
+    key = Vapid02()
+    key.generate_keys()
+    settings.VAPID_PRIVATE_KEY = push.b64url(
+        key.private_key.private_numbers().private_value.to_bytes(32, "big")
+    )
+    settings.WEB_PUSH_SERVICES = [*settings.WEB_PUSH_SERVICES, found.url]
+    yield found
+    server.shutdown()
+    server.server_close()
+
+
+def subscribe(client: Client, table: Table, subscription: dict):
+    return client.post(f"/t/{table.code}/push/", subscription, content_type="application/json")

@@ -7,7 +7,6 @@ import re
 
 import pytest
 from django.test import Client
-from py_vapid import Vapid02
 
 from games.alerts import push
 from games.alerts.models import PushSubscription, SeatAlerts
@@ -15,7 +14,7 @@ from games.alerts.sending import after_change, left, seen
 from games.engine.tiles import name
 from games.models import Table, TableSeat
 from tests.games import alerting as push_service
-from tests.games.alerting import on_turn, play_until_turn_of, seated_client
+from tests.games.alerting import on_turn, play_until_turn_of, seated_client, subscribe
 from tests.games.tables import started_table
 
 pytestmark = pytest.mark.django_db
@@ -23,21 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def service(settings):
-    """The push service, on the allowed list (as only the tests put it), and a VAPID key."""
-    found, server = push_service.start()
-    key = Vapid02()
-    key.generate_keys()
-    settings.VAPID_PRIVATE_KEY = push.b64url(
-        key.private_key.private_numbers().private_value.to_bytes(32, "big")
-    )
-    settings.WEB_PUSH_SERVICES = [*settings.WEB_PUSH_SERVICES, found.url]
-    yield found
-    server.shutdown()
-    server.server_close()
-
-
-def subscribe(client: Client, table: Table, subscription: dict):
-    return client.post(f"/t/{table.code}/push/", subscription, content_type="application/json")
+    yield from push_service.serve(settings)
 
 
 def hand_tiles(table: Table) -> set[str]:

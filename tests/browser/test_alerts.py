@@ -12,6 +12,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
+from games.alerts.models import SeatAlerts
+from games.models import TableSeat
 from tests.browser.conftest import free_port, stop
 from tests.production.release.deployment import (
     collect_static,
@@ -104,3 +106,34 @@ def test_a_push_to_the_tables_worker_shows_a_notification_that_leads_to_the_seat
             "url": f"{release}/t/{code}/rejoin/the-seat-token/",
         }
     ]
+
+
+def test_the_table_page_tells_its_socket_it_is_in_sight(asgi_server, phone, server_db):
+    """So a person looking at the table is sent no alert: the page says so when its socket
+    opens, and again when it goes out of sight."""
+    page = phone().new_page()
+    page.goto(f"{asgi_server.url}/t/new/")
+    page.get_by_label("Your name", exact=True).fill("Ana")
+    page.get_by_role("button", name="Open the table").click()
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+
+    def sight() -> tuple[str, str]:
+        seat = TableSeat.objects.using(server_db).get(table__code=code, position=0)
+        record = SeatAlerts.objects.using(server_db).filter(seat=seat).first()
+        return seat.channel_name, record.shown_on if record else ""
+
+    deadline = time.monotonic() + 15
+    while not (found := sight())[1]:
+        assert time.monotonic() < deadline, "the page never said it is in sight"
+        page.wait_for_timeout(100)
+    assert found[0] == found[1], "in sight on a socket that does not hold the seat"
+
+    # The phone is locked: the page goes out of sight.
+    page.evaluate(
+        "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    deadline = time.monotonic() + 15
+    while sight()[1]:
+        assert time.monotonic() < deadline, "the page never said it is out of sight"
+        page.wait_for_timeout(100)

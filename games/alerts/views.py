@@ -48,10 +48,13 @@ def push_subscribe(request: HttpRequest, code: str) -> JsonResponse:
     if seat is None:
         return JsonResponse({"message": "Only a person seated here gets alerts."}, status=403)
     try:
-        push.subscribe(seat, json.loads(request.body or b"null"))
-    except (ValueError, push.BadSubscription) as refused:
-        text = str(refused) if isinstance(refused, push.BadSubscription) else "Unreadable."
-        return JsonResponse({"message": text}, status=400)
+        data = json.loads(request.body or b"null")
+    except ValueError:
+        return JsonResponse({"message": "The subscription could not be read."}, status=400)
+    try:
+        push.subscribe(seat, data)
+    except push.BadSubscription as refused:
+        return JsonResponse({"message": str(refused)}, status=400)
     return JsonResponse({"message": "This device will tell you when it is your turn."}, status=201)
 
 

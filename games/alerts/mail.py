@@ -10,6 +10,7 @@ person at its one table without a login (RFC 8058's one-click unsubscribe).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -54,17 +55,57 @@ def set_address(seat: TableSeat, address: str) -> SeatAlerts:
     return record
 
 
-def queue(seat: TableSeat, alert: Alert, *, now: datetime) -> bool:
-    """Mail ``alert`` now if no mail went to this person in the last hour, else keep it
-    for the next mail. Returns whether a mail went."""
+@dataclass(frozen=True)
+class Mail:
+    """One mail to send: the person, their address, the alerts it lists (oldest first)."""
+
+    seat: TableSeat
+    address: str
+    lines: list[dict]
+
+    def send(self) -> bool:
+        """Send it, with the one-click unsubscribe headers; whether the mail server took it
+        (a refusal is logged: its alerts are lost)."""
+        site = settings.SITE_URL.rstrip("/")
+        token = stop_token(self.seat, self.address)
+        stop_url = site + reverse("games:mail-stop", args=[self.seat.table.code, token])
+        context = {
+            "seat": self.seat,
+            "lines": [
+                {"at": datetime.fromisoformat(line["at"]), "text": line["text"]}
+                for line in self.lines
+            ],
+            "table_url": site + seat_url(self.seat),
+            "stop_url": stop_url,
+        }
+        message = EmailMessage(
+            subject=f"Mexican Train: {self.lines[-1]['text']}"[:150],
+            body=render_to_string("games/mail/alerts.txt", context),
+            to=[self.address],
+            headers={
+                "List-Unsubscribe": f"<{stop_url}>",
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            },
+        )
+        try:
+            message.send()
+        except OSError as failed:
+            log.warning("A mail of the table %s failed: %s", self.seat.table.code, failed)
+            return False
+        return True
+
+
+def queue(seat: TableSeat, alert: Alert, *, now: datetime) -> Mail | None:
+    """Keep ``alert`` for this person's next mail; returns that mail if it may go now (no
+    mail went to them in the last hour), for the caller to send."""
     with transaction.atomic():
         record = SeatAlerts.objects.select_for_update().filter(seat=seat).first()
         if record is None or not record.email:
-            return False
+            return None
         record.mail_waiting = [*record.mail_waiting, {"at": now.isoformat(), "text": alert.text}]
         lines = _take(record, now) if record.mail_after is None or record.mail_after <= now else []
         record.save(update_fields=["mail_waiting", "mail_after"])
-    return bool(lines) and _send(seat, record.email, lines)
+    return Mail(seat, record.email, lines) if lines else None
 
 
 def send_due_mail(*, now: datetime) -> int:
@@ -86,7 +127,7 @@ def send_due_mail(*, now: datetime) -> int:
                 record.mail_after = None  # nothing waits: the next alert goes at once
             record.save(update_fields=["mail_waiting", "mail_after"])
         if lines:
-            sent += _send(record.seat, record.email, lines)
+            sent += Mail(record.seat, record.email, lines).send()
     return sent
 
 
@@ -119,32 +160,3 @@ def _take(record: SeatAlerts, now: datetime) -> list[dict]:
     lines, record.mail_waiting = record.mail_waiting, []
     record.mail_after = now + MAIL_EVERY
     return lines
-
-
-def _send(seat: TableSeat, address: str, lines: list[dict]) -> bool:
-    """One mail of ``lines``, latest last, with the one-click unsubscribe headers."""
-    site = settings.SITE_URL.rstrip("/")
-    stop_url = site + reverse("games:mail-stop", args=[seat.table.code, stop_token(seat, address)])
-    context = {
-        "seat": seat,
-        "lines": [
-            {"at": datetime.fromisoformat(line["at"]), "text": line["text"]} for line in lines
-        ],
-        "table_url": site + seat_url(seat),
-        "stop_url": stop_url,
-    }
-    message = EmailMessage(
-        subject=f"Mexican Train: {lines[-1]['text']}"[:150],
-        body=render_to_string("games/mail/alerts.txt", context),
-        to=[address],
-        headers={
-            "List-Unsubscribe": f"<{stop_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    try:
-        message.send()
-    except OSError as failed:  # the mail server refused or is down: the alerts are lost
-        log.warning("A mail of the table %s failed: %s", seat.table.code, failed)
-        return False
-    return True

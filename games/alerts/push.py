@@ -134,19 +134,30 @@ def subscribe(seat: TableSeat, data: object) -> PushSubscription:
     return subscription
 
 
-def send(seat: TableSeat, alert: Alert) -> int:
-    """Push ``alert`` to every device of ``seat``; returns how many took it. A subscription
-    the push service says is gone (404, 410) is deleted, and so is one made for the seat
-    before it was given to another device."""
-    key = vapid(settings.VAPID_PRIVATE_KEY)
-    if key is None:
-        return 0
-    data = json.dumps(alert.payload())
-    sent = 0
+def devices(seat: TableSeat) -> list[PushSubscription]:
+    """The devices of ``seat`` an alert may go to (none while push is not set up). One
+    subscribed before the seat was given to another device (its token renewed), or whose
+    push service has left ``WEB_PUSH_SERVICES``, is deleted instead."""
+    if vapid(settings.VAPID_PRIVATE_KEY) is None:
+        return []
+    found = []
     for subscription in seat.push_devices.all():
         if subscription.seat_token != seat.token or not allowed(subscription.endpoint):
             subscription.delete()
-            continue
+        else:
+            found.append(subscription)
+    return found
+
+
+def post(subscriptions: list[PushSubscription], alert: Alert) -> int:
+    """Push ``alert`` to each of ``subscriptions``: the network's part, with no lock held.
+    Returns how many push services took it; a subscription the push service says is gone
+    (404, 410) is deleted."""
+    key = vapid(settings.VAPID_PRIVATE_KEY)
+    data = json.dumps(alert.payload())
+    sent, gone = 0, []
+    for subscription in subscriptions:
+        host = urlsplit(subscription.endpoint).hostname
         try:
             webpush(
                 subscription.info,
@@ -160,16 +171,15 @@ def send(seat: TableSeat, alert: Alert) -> int:
         except WebPushException as failed:
             status = getattr(failed.response, "status_code", None)
             if status in (404, 410):
-                subscription.delete()
+                gone.append(subscription.pk)
             else:
-                log.warning(
-                    "A push to %s failed: %s", urlsplit(subscription.endpoint).hostname, status
-                )
-            continue
+                log.warning("A push to %s failed: %s", host, status)
         except requests.RequestException as failed:
-            log.warning("A push to %s failed: %s", urlsplit(subscription.endpoint).hostname, failed)
-            continue
-        sent += 1
+            log.warning("A push to %s failed: %s", host, failed)
+        else:
+            sent += 1
+    if gone:
+        PushSubscription.objects.filter(pk__in=gone).delete()
     return sent
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Pace, Table, TableSeat, seated
 
-from . import events, mail, push
+from . import background, events, mail, push
 from .models import SeatAlerts, TableNudge
 
 NUDGE_EVERY = timedelta(hours=1)
@@ -54,9 +54,14 @@ def after_change(*, code: str) -> None:
 
 
 def deliver(seat: TableSeat, alert: events.Alert, *, now: datetime) -> None:
-    """Tell the person of ``seat`` by each way they asked for: push, mail."""
-    push.send(seat, alert)
-    mail.queue(seat, alert, now=now)
+    """Tell the person of ``seat`` by each way they asked for (push, mail): what goes
+    where is settled here, the posting is left to the alerts' threads."""
+    devices = push.devices(seat)
+    due_mail = mail.queue(seat, alert, now=now)
+    if devices:
+        background.later(lambda: push.post(devices, alert))
+    if due_mail is not None:
+        background.later(due_mail.send)
 
 
 def in_sight(seat: TableSeat, record: SeatAlerts) -> bool:

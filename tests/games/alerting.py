@@ -1,6 +1,6 @@
 """For the alerts' tests: a push service on 127.0.0.1 and a browser's subscription to it,
 a browser seated at a table, and a table played turn by turn with the alerts' hook called
-after every commit, as the services call it.
+after every commit, as the services call it (then waiting for its threads to post).
 
 The app posts an alert to the endpoint a browser's subscription names; here that is a
 plain HTTP server in a thread, which keeps what it was sent (answering 201, or the status a
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -24,7 +25,7 @@ from django.test import Client
 from py_vapid import Vapid02
 
 from games import services
-from games.alerts import push
+from games.alerts import background, push
 from games.alerts.push import b64url
 from games.alerts.sending import after_change
 from games.forms import parse_intent as parse
@@ -44,6 +45,7 @@ class PushService:
     url: str  # http://127.0.0.1:<port>
     received: list[Received] = field(default_factory=list)
     answers: dict[str, int] = field(default_factory=dict)  # a path's status, else 201
+    slow: dict[str, float] = field(default_factory=dict)  # seconds a path takes to answer
 
 
 @dataclass
@@ -86,6 +88,7 @@ def start() -> tuple[PushService, HTTPServer]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            time.sleep(service.slow.get(self.path, 0))
             headers = {k.lower(): v for k, v in self.headers.items()}
             service.received.append(Received(self.path, headers, body))
             self.send_response(service.answers.get(self.path, 201))
@@ -120,7 +123,14 @@ def play_until_turn_of(table: Table, tokens: dict[int, str], position: int) -> N
     while on_turn(table) != position:
         token = tokens[on_turn(table)]
         services.act(table.code, token, parse(first_legal_move(table, token)))
-        after_change(code=table.code)
+        changed(table.code)
+
+
+def changed(code: str) -> None:
+    """The alerts' hook, as the services call it after a commit, and the wait until what it
+    handed to the alerts' threads is out."""
+    after_change(code=code)
+    background.settle()
 
 
 def serve(settings) -> Iterator[PushService]:

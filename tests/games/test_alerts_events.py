@@ -9,10 +9,9 @@ import re
 import pytest
 
 from games import services
-from games.alerts.sending import after_change
 from games.models import Table
 from tests.games import alerting
-from tests.games.alerting import seated_client, subscribe
+from tests.games.alerting import changed, seated_client, subscribe
 from tests.games.tables import play_to_round_end, started_table
 
 pytestmark = pytest.mark.django_db
@@ -46,8 +45,8 @@ def test_the_end_of_a_round_and_of_the_match_reach_everybody_once(service):
     browsers = subscribed(service, table)
     table = play_to_round_end(table, tokens)
     count = len(service.received)
-    after_change(code=table.code)
-    after_change(code=table.code)
+    changed(table.code)
+    changed(table.code)
     ended = bodies(service, browsers, count)
     assert sorted(ended) == ["ana", "ben"]
     for said in ended.values():
@@ -62,8 +61,8 @@ def test_the_end_of_a_round_and_of_the_match_reach_everybody_once(service):
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     count = len(service.received)
-    after_change(code=table.code)
-    after_change(code=table.code)
+    changed(table.code)
+    changed(table.code)
     over = bodies(service, browsers, count)
     assert sorted(over) == ["ana", "ben"]
     for said in over.values():
@@ -80,8 +79,8 @@ def test_a_request_for_a_seat_reaches_the_host_who_may_answer_it(service):
     browsers = subscribed(service, table)
     count = len(service.received)
     services.ask_for_seat(table.code, None, "a-new-phone", 1)
-    after_change(code=table.code)
-    after_change(code=table.code)
+    changed(table.code)
+    changed(table.code)
     asked = bodies(service, browsers, count)
     assert (
         asked.get("ana", []).count(

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games.alerts import background
 from games.alerts.models import TableNudge
 from games.alerts.sending import NotSent, nudge, seen
 from games.models import Pace, Table, TableSeat
@@ -32,7 +33,9 @@ def own_pace_table() -> tuple[Table, dict[int, str]]:
 
 
 def press_nudge(client: Client, table: Table):
-    return client.post(f"/t/{table.code}/nudge/", HTTP_HX_REQUEST="true")
+    answer = client.post(f"/t/{table.code}/nudge/", HTTP_HX_REQUEST="true")
+    background.settle()
+    return answer
 
 
 def test_a_nudge_alerts_the_person_on_turn_naming_who_nudged_once_an_hour(service):
@@ -56,6 +59,7 @@ def test_a_nudge_alerts_the_person_on_turn_naming_who_nudged_once_an_hour(servic
     assert len(service.received) == 1
     later = timezone.now() + timedelta(minutes=61)
     assert nudge(code=table.code, token=tokens[1 - turn], now=later) == waiting
+    background.settle()
     assert len(service.received) == 2
 
 

@@ -4,18 +4,21 @@ app sends, and the test decrypts it as the browser would (tests/games/push_servi
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.test import Client
 
-from games.alerts import push
+from games import services
+from games.alerts import background, push
 from games.alerts.models import PushSubscription, SeatAlerts
 from games.alerts.sending import after_change, left, seen
 from games.engine.tiles import name
+from games.forms import parse_intent as parse
 from games.models import Table, TableSeat
 from tests.games import alerting as push_service
-from tests.games.alerting import on_turn, play_until_turn_of, seated_client, subscribe
-from tests.games.tables import started_table
+from tests.games.alerting import changed, on_turn, play_until_turn_of, seated_client, subscribe
+from tests.games.tables import first_legal_move, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +38,7 @@ def test_the_turn_is_pushed_once_encrypted_with_the_link_to_the_seat_and_no_tile
     ben = push_service.browser(service, "ben")
     answer = subscribe(seated_client(table, 1), table, ben.subscription())
     assert answer.status_code == 201
-    after_change(code=table.code)
+    changed(table.code)
     assert service.received == [] or on_turn(table) == 1
 
     play_until_turn_of(table, tokens, 1)
@@ -55,8 +58,8 @@ def test_the_turn_is_pushed_once_encrypted_with_the_link_to_the_seat_and_no_tile
     assert not any(tile in said for tile in hand_tiles(table)), "a tile of a hand was pushed"
     assert not re.search(r"\d+-\d+", said)
 
-    after_change(code=table.code)  # the same turn, heard again (another process, a restart)
-    after_change(code=table.code)
+    changed(table.code)  # the same turn, heard again (another process, a restart)
+    changed(table.code)
     assert len(service.received) == 1, "a turn alerts once"
 
 
@@ -81,6 +84,22 @@ def test_a_person_looking_at_the_table_is_not_alerted(service):
     assert sorted(m.path for m in service.received) == ["/push/ana", "/push/ben"]
 
 
+def test_a_slow_push_service_does_not_hold_the_change_that_alerts(service):
+    table, tokens = started_table(seed=7)
+    ben = push_service.browser(service, "ben")
+    subscribe(seated_client(table, 1), table, ben.subscription())
+    service.slow["/push/ben"] = 3
+    while on_turn(table) != 1:
+        token = tokens[on_turn(table)]
+        services.act(table.code, token, parse(first_legal_move(table, token)))
+        began = time.monotonic()
+        after_change(code=table.code)
+        assert time.monotonic() - began < 1.5, "the hook waited for the push service"
+    background.settle()
+    assert [m.path for m in service.received] == ["/push/ben"]
+
+
+@pytest.mark.django_db(transaction=True)  # deleted by the alerts' thread, on its connection
 def test_a_subscription_the_push_service_says_is_gone_is_deleted(service):
     table, tokens = started_table(seed=7)
     ben = push_service.browser(service, "ben")

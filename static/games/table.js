@@ -114,6 +114,12 @@
     if (view.seat === null || !socket || socket.readyState !== window.WebSocket.OPEN) return
     socket.send(JSON.stringify({ type: 'visibility', visible: document.visibilityState === 'visible' }))
   }
+
+  // The alerts card's nudge (an own-pace table) is offered while somebody else is on turn.
+  function offerNudge () {
+    var waiting = view.game && !view.game.round_over && view.seat !== null && view.game.turn !== view.seat
+    document.querySelectorAll('[data-nudge]').forEach(function (form) { form.hidden = !waiting })
+  }
   window.addEventListener('pageshow', function (event) { if (event.persisted) wake() })
   window.addEventListener('online', wake)
   setInterval(function () {
@@ -191,6 +197,7 @@
       return
     }
     view = message
+    offerNudge()
     root.classList.remove('is-busy') // every view is complete: the next move builds on it
     if (drag) { heldHtml = message.html; return }
     swap(message.html)
@@ -957,6 +964,7 @@
   arrangeHand()
   markOwnMoves()
   drawAlertSwitch()
+  offerNudge()
   restoreScroll({ rows: {} })
   line = keptLine()
   drawLine()

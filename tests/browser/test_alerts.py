@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.alerts.models import SeatAlerts
-from games.models import TableSeat
+from games.engine import Replayer
+from games.models import Pace, Table, TableSeat
 from tests.browser.conftest import free_port, stop
 from tests.production.release.deployment import (
     collect_static,
@@ -137,3 +138,37 @@ def test_the_table_page_tells_its_socket_it_is_in_sight(asgi_server, phone, serv
     while sight()[1]:
         assert time.monotonic() < deadline, "the page never said it is out of sight"
         page.wait_for_timeout(100)
+
+
+def test_the_nudge_is_offered_to_whoever_waits_at_an_own_pace_table(asgi_server, phone, server_db):
+    ana, ben = phone().new_page(), phone().new_page()
+    ana.goto(f"{asgi_server.url}/t/new/")
+    ana.get_by_label("Your name", exact=True).fill("Ana")
+    ana.get_by_role("button", name="Open the table").click()
+    link = ana.url
+    code = link.rstrip("/").rsplit("/", 1)[1]
+    ben.goto(link)
+    ben.get_by_label("Your name", exact=True).fill("Ben")
+    ben.get_by_role("button", name="Take the seat").click()
+    Table.objects.using(server_db).filter(code=code).update(pace=Pace.OWN, turn_limit=24 * 3600)
+    start = ana.get_by_role("button", name="Start the match with 2 players")
+    expect(start).to_be_visible()
+    start.click()
+    for page in (ana, ben):  # the alerts card is open at an own-pace table
+        expect(page.locator("#table-board")).to_be_visible()
+    table = Table.objects.using(server_db).get(code=code)
+    replayer = Replayer()
+    for record in table.moves.using(server_db).values_list("record", flat=True):
+        replayer.feed(record)
+    on_turn = table.seats.using(server_db).get(position=replayer.game.round.turn).name
+    waiting, playing = (ben, ana) if on_turn == "Ana" else (ana, ben)
+    nudge = "Nudge the player on turn"
+    expect(waiting.get_by_role("button", name=nudge)).to_be_visible()
+    expect(playing.get_by_role("button", name=nudge)).to_be_hidden()
+    waiting.get_by_role("button", name=nudge).click()  # the player on turn is looking
+    expect(waiting.locator(".toast")).to_have_text(
+        f"{on_turn} has the table open now: they can see it is their turn."
+    )
+    playing.close()
+    waiting.get_by_role("button", name=nudge).click()
+    expect(waiting.locator("#alerts-nudge-said")).to_have_text(f"{on_turn} has been nudged.")

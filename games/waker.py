@@ -26,6 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import selectors, services
+from games.alerts import mail
 from games.bots import decide
 from games.bots.processes import pool
 from games.services import clock
@@ -114,11 +115,13 @@ def start_polling() -> None:
 
 
 async def poll() -> None:
-    """Every CLOCK_POLL seconds, wake for every table with something due, and close the
-    tables nobody has played for their pace's limit (services.close_abandoned)."""
+    """Every CLOCK_POLL seconds, wake for every table with something due, close the tables
+    nobody has played for their pace's limit (services.close_abandoned), and send the
+    alerts' mail that waited for its hour (games.alerts.mail)."""
     while True:
         try:
             await write(services.close_abandoned)(now=timezone.now())
+            await write(mail.send_due_mail)(now=timezone.now())  # alerts that waited an hour
             for code in await read(selectors.due_tables)(now=timezone.now()):
                 wake_in(code, 0)
         except Exception:  # a database that is down for a moment: the next poll retries

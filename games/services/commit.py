@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import coach
+from games.alerts import sending as alerts
 from games.engine import Game
 from games.models import Move, Pace, Table, TableSeat, keep_game, seated
 from games.refusals import NO_TABLE, Refused
@@ -100,7 +101,8 @@ def announce(
     (``screens.snapshot``): a busy table's sockets then draw each move without a read.
     It also says what the change leaves due (a bot's turn, the next round's countdown),
     so that whoever made the change (a socket, a page, the admin, a shell) and on
-    whichever process, the sockets that hear it start that work (``consumers.after``)."""
+    whichever process, the sockets that hear it start that work (``consumers.after``),
+    and tells the table's people what calls for them with the page closed (games.alerts)."""
     table.revision += 1
     table.save(update_fields=fields or ["revision", "updated_at"])
     message: dict = {"type": "table.changed", "revision": table.revision}
@@ -109,6 +111,8 @@ def announce(
         if table.status == Table.Status.PLAYING:
             message["due"] = asdict(outcome_of(table, game=game or table.game(), seats=seats))
     tell_group(table.group_name, message)
+    code = table.code  # its people told of what calls for them (their turn, a round's end)
+    transaction.on_commit(lambda: alerts.after_change(code=code), robust=True)
 
 
 def tell(channel: str, message: dict) -> None:

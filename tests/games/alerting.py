@@ -122,7 +122,7 @@ def play_until_turn_of(table: Table, tokens: dict[int, str], position: int) -> N
     seat of ``position`` is on turn."""
     while on_turn(table) != position:
         token = tokens[on_turn(table)]
-        services.act(table.code, token, parse(first_legal_move(table, token)))
+        services.act(table.code, token=token, intent=parse(first_legal_move(table, token)))
         changed(table.code)
 
 

@@ -56,7 +56,7 @@ def test_the_end_of_a_round_and_of_the_match_reach_everybody_once(service):
         )
 
     for token in tokens.values():
-        services.ready(table.code, token)
+        services.ready(table.code, token=token)
     table = play_to_round_end(table, tokens)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
@@ -78,7 +78,7 @@ def test_a_request_for_a_seat_reaches_the_host_who_may_answer_it(service):
     table, _ = started_table(seed=7)
     browsers = subscribed(service, table)
     count = len(service.received)
-    services.ask_for_seat(table.code, None, "a-new-phone", 1)
+    services.ask_for_seat(table.code, token=None, channel="a-new-phone", position=1)
     changed(table.code)
     changed(table.code)
     asked = bodies(service, browsers, count)

@@ -91,7 +91,7 @@ def test_a_slow_push_service_does_not_hold_the_change_that_alerts(service):
     service.slow["/push/ben"] = 3
     while on_turn(table) != 1:
         token = tokens[on_turn(table)]
-        services.act(table.code, token, parse(first_legal_move(table, token)))
+        services.act(table.code, token=token, intent=parse(first_legal_move(table, token)))
         began = time.monotonic()
         after_change(code=table.code)
         assert time.monotonic() - began < 1.5, "the hook waited for the push service"

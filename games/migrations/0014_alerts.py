@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_table_pace_and_turn_clock'),
+        ('games', '0013_table_status_abandoned'),
     ]
 
     operations = [

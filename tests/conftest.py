@@ -89,8 +89,11 @@ def coach_asleep(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def clock_poll_off(settings):
+def clock_poll_off(monkeypatch):
     """No poll for due tables (games.waker) in the test process: each test runs its own
-    event loop, where a poll would outlive the test. A test of the poll starts it, and the
-    daphne processes of the production tests poll as in production."""
-    settings.CLOCK_POLL = 0
+    event loop, where a poll would outlive the test. The daphne processes of the production
+    and browser tests poll as in production. (Not pytest-django's ``settings`` fixture: a
+    test may name a parameter ``settings`` of its own.)"""
+    from django.conf import settings
+
+    monkeypatch.setattr(settings, "CLOCK_POLL", 0)

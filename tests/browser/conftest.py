@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,6 +112,28 @@ def asgi_server(tmp_path_factory, django_db_blocker) -> Iterator[AsgiServer]:
     finally:
         with django_db_blocker.unblock():
             connections[SERVER_DB].close()
+        stop(daphne)
+
+
+@contextmanager
+def serve_release(folder: Path, **env: str) -> Iterator[str]:
+    """The address of daphne serving a release (DEBUG=0, static files collected and named by
+    their hashes) on a SQLite file of its own in ``folder``, with ``env`` over its settings."""
+    from tests.production.release.deployment import (
+        collect_static,
+        migrate,
+        release_environment,
+        start_daphne,
+    )
+
+    environment = {**release_environment(folder), **env}
+    migrate(environment)
+    collect_static(environment)
+    port = free_port()
+    daphne = start_daphne(environment, port, folder / "daphne.log")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
         stop(daphne)
 
 

@@ -15,13 +15,7 @@ from playwright.sync_api import expect
 from games.alerts.models import SeatAlerts
 from games.engine import Replayer
 from games.models import Pace, Table, TableSeat
-from tests.browser.conftest import free_port, stop
-from tests.production.release.deployment import (
-    collect_static,
-    migrate,
-    release_environment,
-    start_daphne,
-)
+from tests.browser.conftest import serve_release
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +30,11 @@ Notification.requestPermission = function () { window.__prompts += 1; return ask
 
 @pytest.fixture(scope="module")
 def release(tmp_path_factory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("alerts-release")
-    env = {**release_environment(folder), "VAPID_PRIVATE_KEY": VAPID_PRIVATE_KEY}
-    migrate(env)
-    collect_static(env)
-    port = free_port()
-    daphne = start_daphne(env, port, folder / "daphne.log")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(daphne)
+    """The address of daphne serving a release, on a SQLite file of its own."""
+    with serve_release(
+        tmp_path_factory.mktemp("alerts-release"), VAPID_PRIVATE_KEY=VAPID_PRIVATE_KEY
+    ) as url:
+        yield url
 
 
 def test_a_push_to_the_tables_worker_shows_a_notification_that_leads_to_the_seat(phone, release):

@@ -10,13 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import free_port, stop
-from tests.production.release.deployment import (
-    collect_static,
-    migrate,
-    release_environment,
-    start_daphne,
-)
+from tests.browser.conftest import serve_release
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +18,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def release(tmp_path_factory) -> Iterator[str]:
     """The address of daphne serving a release, on a SQLite file of its own."""
-    folder = tmp_path_factory.mktemp("offline-release")
-    env = release_environment(folder)
-    migrate(env)
-    collect_static(env)
-    port = free_port()
-    daphne = start_daphne(env, port, folder / "daphne.log")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(daphne)
+    with serve_release(tmp_path_factory.mktemp("offline-release")) as url:
+        yield url
 
 
 def test_a_sheet_reloaded_offline_shows_the_sheet(phone, release):

@@ -154,6 +154,11 @@ def test_the_nudge_is_offered_to_whoever_waits_at_an_own_pace_table(asgi_server,
     nudge = "Nudge the player on turn"
     expect(waiting.get_by_role("button", name=nudge)).to_be_visible()
     expect(playing.get_by_role("button", name=nudge)).to_be_hidden()
+    looking = TableSeat.objects.using(server_db).get(table__code=code, name=on_turn)
+    deadline = time.monotonic() + 15  # the server has heard that the page is in sight
+    while not SeatAlerts.objects.using(server_db).filter(seat=looking).exclude(shown_on=""):
+        assert time.monotonic() < deadline, f"{on_turn}'s page never said it is in sight"
+        waiting.wait_for_timeout(100)
     waiting.get_by_role("button", name=nudge).click()  # the player on turn is looking
     expect(waiting.locator(".toast")).to_have_text(
         f"{on_turn} has the table open now: they can see it is their turn."

@@ -66,6 +66,11 @@ def test_a_push_to_the_tables_worker_shows_a_notification_that_leads_to_the_seat
         assert time.monotonic() < deadline, "the tables' worker was never registered"
         page.wait_for_timeout(100)
     registration = next(r for r in registrations if r["scopeURL"] == f"{release}/t/")
+    active = "navigator.serviceWorker.getRegistration('/t/').then(r => r?.active?.state)"
+    deadline = time.monotonic() + 15  # a push to a worker not yet active is dropped
+    while page.evaluate(active) != "activated":
+        assert time.monotonic() < deadline, "the tables' worker never became active"
+        page.wait_for_timeout(100)
 
     alert = {
         "title": "Mexican Train",

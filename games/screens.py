@@ -23,6 +23,8 @@ from django.utils.dateparse import parse_datetime
 from games.bots import LEVELS
 from games.engine import Game, SeatView, Tile, view_for
 from games.engine.actions import DRAW, PASS, PLACE_ENGINE, PLAY
+from games.engine.rules import Rules
+from games.engine.scoring import HandCount, score
 from games.engine.state import Event
 from games.engine.tiles import name
 from scoring.rendering import Viewer as SheetViewer
@@ -538,6 +540,7 @@ def _results(
     winners (or those ahead) come first."""
     points = game.scores[-1] if game.scores else [0] * view.players
     totals = game.totals()
+    result = game.round.result if game.round is not None else None
     rows = [
         {
             "name": names[seat],
@@ -545,12 +548,29 @@ def _results(
             "total": totals[seat],
             "out": seat in view.outs,
             "me": seat == view.seat,
+            "seat": seat,
+            # Laid down only once the round is over: a table closed mid-round shows none.
+            "held": _held(result.hands[seat], game.rules) if result is not None else None,
         }
         for seat in range(view.players)
     ]
     if ended:
         return sorted(rows, key=lambda row: (row["total"], row["points"]))
     return sorted(rows, key=lambda row: (row["points"], row["total"]))
+
+
+def _held(hand: Sequence[Tile], rules: Rules) -> list[dict[str, Any]]:
+    """A hand laid down at the round's end, tile by tile: what each tile costs by the one
+    scoring function (a hand's score is the sum of its tiles' scores), and the part of it
+    that is a double's penalty, so the card shows how the round's points add up."""
+    held = []
+    for tile in hand:
+        points = score(HandCount.of([tile]), rules)
+        penalty = rules.double_penalty if tile[0] == tile[1] else 0
+        held.append(
+            {"name": name(tile), "points": points, "penalty": penalty, "rest": points - penalty}
+        )
+    return held
 
 
 def _waiting_for(seats: list[TableSeat], game: Game) -> list[str]:

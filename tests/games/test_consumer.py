@@ -252,7 +252,22 @@ def tiles_shown(message: dict) -> set[tuple[int, int]]:
             found.add(tuple(sorted(action["tile"])))
     for a, b in TILE_IN_HTML.findall(message.get("html", "")):
         found.add((min(int(a), int(b)), max(int(a), int(b))))
+    for hand in hands_laid_down(message).values():
+        found.update(hand)
     return found
+
+
+# The round's card lays each hand down once the round is over: a row per seat, a span a tile.
+HELD_ROW = re.compile(r'data-held-by="(\d+)">(.*?)</tr>', re.S)
+HELD_TILE = re.compile(r'data-held="(\d+)-(\d+)"')
+
+
+def hands_laid_down(message: dict) -> dict[int, list[tuple[int, int]]]:
+    """The hands a message's round card shows, by seat, each tile low end first."""
+    return {
+        int(seat): [(min(int(a), int(b)), max(int(a), int(b))) for a, b in HELD_TILE.findall(row)]
+        for seat, row in HELD_ROW.findall(message.get("html", ""))
+    }
 
 
 async def test_over_a_whole_game_no_seat_sees_another_hand_or_the_boneyard():
@@ -267,12 +282,24 @@ async def test_over_a_whole_game_no_seat_sees_another_hand_or_the_boneyard():
     rng = random.Random(5)
     await play_round({0: ana, 1: ben}, choose=rng.choice)
     await watcher.drain()
+    table = await database_sync_to_async(Table.objects.get)(code=code)
+    moves = await database_sync_to_async(list)(table.moves.values_list("record", flat=True))
+    held = {r["round"]: r["hands"] for r in moves if r["type"] == "round_end"}
     # What each seat could never rightly see: the tiles the others held and the boneyard, at
-    # any moment, less the tiles that had reached the table by then.
+    # any moment, less the tiles that had reached the table by then; once the round is
+    # over, every hand is laid down, exactly as the engine holds it.
+    cards = 0
     for seat, player in ((0, ana), (1, ben), (None, watcher)):
         for message in player.received:
             if message["type"] != "view" or not message.get("game"):
                 continue
+            laid_down = hands_laid_down(message)
+            if message["game"]["round_over"]:
+                hands = held[message["game"]["round"]]
+                assert laid_down == {s: [tuple(t) for t in hand] for s, hand in enumerate(hands)}
+                cards += 1
+                continue
+            assert laid_down == {}
             shown = tiles_shown(message)
             on_table = {
                 (min(t), max(t))
@@ -288,6 +315,7 @@ async def test_over_a_whole_game_no_seat_sees_another_hand_or_the_boneyard():
             # Each round's double is public: the score sheet labels its rows with them.
             round_doubles = {(d, d) for d in range(message["game"]["rounds"])}
             assert shown <= on_table | own | round_doubles
+    assert cards >= 3  # each seat and the spectator saw the round's card
     await ana.close()
     await ben.close()
     await watcher.close()

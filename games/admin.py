@@ -68,6 +68,8 @@ class TableAdmin(admin.ModelAdmin):
         "review",
         "seat_count",
         "seed",
+        "deal_commitment",
+        "deal_revealed",
         "first_seat",
         "version",
         "rematch_of",
@@ -86,6 +88,14 @@ class TableAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return False
+
+    @admin.display(description="deal's secret")
+    def deal_revealed(self, table: Table) -> str:
+        """Shown once the match is over, as on the table's page: staff see no more of a
+        deal under way than its players do."""
+        if not table.deal_secret:
+            return "none: dealt from the seed"
+        return table.revealed_secret or "kept until the match ends"
 
     @admin.display(description="seats")
     def seat_names(self, table: Table) -> str:

@@ -163,6 +163,11 @@ class TableForm(forms.Form):
     """A new table: the host's name, how many seats, and every setting of the rules."""
 
     host_name = forms.CharField(label="Your name", max_length=NAME_LENGTH)
+    contribution = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-contribution": ""}),
+    )  # the browser's share in every deal (static/games/deal.js); none: the server makes one
     seat_count = forms.TypedChoiceField(
         label="Seats",
         choices=[(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -415,6 +420,11 @@ class JoinForm(forms.Form):
         error_messages={"required": "Type your name to join."},
     )
     position = forms.TypedChoiceField(label="Seat", coerce=int, empty_value=None, required=False)
+    contribution = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-contribution": ""}),
+    )  # the browser's share in every deal (static/games/deal.js); none: the server makes one
 
     def __init__(self, *args: Any, free: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

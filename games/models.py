@@ -23,6 +23,7 @@ from django.db.models import Q
 
 from games.bots import LEVELS
 from games.engine import Game, Replayer
+from games.engine.deal_seed import Committed, digest, new_value
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from scoring.models import default_rules, validate_rules  # one stored rules field, two apps
 
@@ -102,7 +103,22 @@ class Table(models.Model):
         default=Status.LOBBY,
         db_index=True,  # the clock looks for the tables still open, among all ever played
     )
-    seed = models.BigIntegerField(default=new_seed, help_text="Every deal follows from it.")
+    seed = models.BigIntegerField(
+        default=new_seed,
+        help_text="The bots' choices follow from it, and the deals of a table without a secret.",
+    )
+    deal_secret = models.CharField(
+        max_length=64,
+        blank=True,
+        default=new_value,
+        help_text="Every deal follows from it and the seats' contributions (docs/engine.md); "
+        "nobody sees it until the match ends. Blank: a table dealt from its seed.",
+    )
+    deal_commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The SHA-256 of the deal's secret, shown from the moment the table opens.",
+    )
     first_seat = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(
         default=0, help_text="Commits that changed the game; views carry it."
@@ -203,8 +219,28 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.code} ({self.get_status_display().lower()})"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The commitment is the secret's SHA-256, kept beside it from the first save."""
+        if self.deal_secret and not self.deal_commitment:
+            self.deal_commitment = digest(self.deal_secret)
+        super().save(*args, **kwargs)
+
     def get_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
+
+    def deal_order(self, seats: Iterable[TableSeat]) -> Committed | None:
+        """How the rounds are dealt: from the secret and the seats' contributions in seat
+        order (None: from the seed, for a table opened before deals were committed to)."""
+        if not self.deal_secret:
+            return None
+        ordered = sorted(seats, key=lambda seat: seat.position)
+        return Committed(self.deal_secret, tuple(seat.contribution for seat in ordered))
+
+    @property
+    def revealed_secret(self) -> str:
+        """The deal's secret once the match is over ('' until then, and for a table dealt
+        from its seed): the one way a page reads it."""
+        return self.deal_secret if self.status == self.Status.FINISHED else ""
 
     def pace_in_words(self) -> str:
         """The pace and the clock, as the lobby and the table say them."""
@@ -299,6 +335,15 @@ class TableSeat(models.Model):
         help_text="The person's turns in a row that ran out of time (a bot played them); "
         "at two, a bot stands in until they are back.",
     )
+    contribution = models.CharField(
+        max_length=64,
+        default=new_value,
+        help_text="This seat's share in every deal: sent by the browser that took the seat, or "
+        "made by the server (a bot, a page without JavaScript). Revealed with the secret.",
+    )
+    contribution_by_server = models.BooleanField(
+        default=True, help_text="Made by the server, not by the seat's browser."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -324,6 +369,11 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.position + 1} at {self.table.code})"
+
+    @property
+    def contribution_hash(self) -> str:
+        """The contribution's SHA-256, shown beside the name while the match is played."""
+        return digest(self.contribution)
 
     @property
     def is_bot(self) -> bool:

@@ -103,6 +103,7 @@ def import_record(text: str, *, by: str) -> Match:
             move_count=len(records),
             match=match,
             imported=True,
+            deal_secret="",  # dealt elsewhere: its record alone says how
         )
         TableSeat.objects.bulk_create(
             TableSeat(table=table, position=seat, name=player) for seat, player in enumerate(names)

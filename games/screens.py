@@ -170,6 +170,7 @@ TABLE_SHOWN = (
     "version",
     "revision",
     "match_id",
+    "deal_commitment",
 )
 SEAT_SHOWN = (
     "id",
@@ -182,6 +183,8 @@ SEAT_SHOWN = (
     "channel_name",
     "claimed_by",
     "timeouts",
+    "contribution",
+    "contribution_by_server",
 )
 TIMES_SHOWN = ("next_round_at", "moved_at", "turn_due_at")
 
@@ -196,6 +199,7 @@ def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
         host_token="",
         rules={},
         seed=0,
+        deal_secret="",
     )
     return table, [TableSeat(table=table, token="", **seat) for seat in data["seats"]]
 

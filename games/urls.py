@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<str:code>/hint/", views.hint, name="hint"),
     path("t/<str:code>/seats/<int:position>/link/", views.seat_link, name="seat-link"),
     path("t/<str:code>/again/", views.play_again, name="again"),
+    path("t/<str:code>/deal/", views.check_deal, name="deal"),
     path("t/<str:code>/rejoin/<str:token>/", views.rejoin, name="rejoin"),
     path("t/<str:code>/coach/<int:number>/", views.coach_status, name="coach-status"),
     path("t/<str:code>/review/<int:number>/", views.coach_review, name="coach-review"),

@@ -27,7 +27,7 @@ from crews.models import Crew, Member
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import coach, review, screens, selectors, services, sessions, your_tables
+from . import coach, deal_check, review, screens, selectors, services, sessions, your_tables
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import RoundReview, Table, TableSeat
 
@@ -51,6 +51,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                     fill_level=data["fill_level"],
                     pace=data["pace"],
                     turn_limit=data["turn_limit"],
+                    contribution=data["contribution"],
                 )
             except services.Refused as refused:
                 form.add_error(None, str(refused))
@@ -203,7 +204,10 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return _table_page(request, code, form, status=400)
     try:
         seat = services.join(
-            code, name=form.cleaned_data["name"], position=form.cleaned_data["position"]
+            code,
+            name=form.cleaned_data["name"],
+            position=form.cleaned_data["position"],
+            contribution=form.cleaned_data["contribution"],
         )
     except services.Refused as refused:
         if found.status != Table.Status.LOBBY:  # the match started meanwhile: no form now
@@ -286,6 +290,16 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
         sessions.remember_host(request.session, rematch.code, rematch.host_token)
     url = reverse("games:table", args=[rematch.code])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@never_cache
+@require_GET
+def check_deal(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Check the deal": once the match is over, every round dealt again from the revealed
+    secret and contributions, beside what was played; before, only what was committed to.
+    Open to anybody with the table's link, as the table itself is."""
+    table = get_object_or_404(Table, code=code)
+    return render(request, "games/deal.html", deal_check.page_context(table))
 
 
 @never_cache

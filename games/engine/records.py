@@ -16,7 +16,7 @@ from .actions import DRAW, Action
 from .errors import IllegalAction
 from .moves import apply
 from .rules import Rules, RulesError
-from .setup import next_round
+from .setup import Order, next_round
 from .state import Deal, Game, Round
 from .tiles import Tile
 
@@ -98,10 +98,10 @@ def step(game: Game, action: Action) -> tuple[Game, list[dict[str, Any]]]:
     return after, [action_record(game, action), *_endings(after)]
 
 
-def deal_step(game: Game) -> tuple[Game, list[dict[str, Any]]]:
-    """Deal the next round and return the new game with its record lines (a deal can stall
-    at once, and then its round's end follows)."""
-    after = next_round(game)
+def deal_step(game: Game, order: Order | None = None) -> tuple[Game, list[dict[str, Any]]]:
+    """Deal the next round (from the seed, or in ``order``) and return the new game with its
+    record lines (a deal can stall at once, and then its round's end follows)."""
+    after = next_round(game, order=order)
     assert after.round is not None
     return after, [deal_record(after.round), *_endings(after)]
 
@@ -119,7 +119,11 @@ class Recorder:
     """Keeps the record of a match as it is played: call :meth:`apply` and
     :meth:`next_round` instead of the engine's own functions."""
 
-    def __init__(self, game: Game, names: list[str] | None = None) -> None:
+    def __init__(
+        self, game: Game, names: list[str] | None = None, order: Order | None = None
+    ) -> None:
+        """``order``: how the rounds after the first are dealt (None: from the seed)."""
+        self.order = order
         self.records: list[dict[str, Any]] = [match_record(game, names)]
         if game.round is not None:
             self.records += [deal_record(game.round), *_endings(game)]
@@ -130,7 +134,7 @@ class Recorder:
         return after
 
     def next_round(self, game: Game) -> Game:
-        after, lines = deal_step(game)
+        after, lines = deal_step(game, self.order)
         self.records += lines
         return after
 

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .moves import settle
 from .rules import Rules
 from .state import Branch, Deal, Game, Round, Train
 from .tiles import Tile, full_set
 
+# How a round's tiles are put in order, given the round's number: the match seed's shuffle
+# by default, or a deal nobody chooses (games.engine.deal_seed.Committed).
+Order = Callable[[list[Tile], int], list[Tile]]
 
-def new_game(rules: Rules, players: int, seed: int = 0, first_seat: int = 0) -> Game:
+
+def new_game(
+    rules: Rules, players: int, seed: int = 0, first_seat: int = 0, order: Order | None = None
+) -> Game:
     """A match with round 1 dealt. Refuses a table that does not fit the set."""
     rules.hand_size_for(players)  # raises RulesError naming the setting
     if not 0 <= first_seat < players:
         raise ValueError(f"The first seat must be 0 to {players - 1}, not {first_seat}.")
-    return next_round(Game(rules=rules, players=players, seed=seed, first_seat=first_seat))
+    game = Game(rules=rules, players=players, seed=seed, first_seat=first_seat)
+    return next_round(game, order=order)
 
 
 def round_first_seat(game: Game, number: int) -> int:
@@ -23,15 +31,19 @@ def round_first_seat(game: Game, number: int) -> int:
     return (game.first_seat + number - 1) % game.players
 
 
-def deal(game: Game, number: int) -> Deal:
-    """The deal of round ``number``, shuffled from the match seed: the same seed and round
-    always give the same hands, so a match can be replayed or re-dealt for a test."""
+def deal(game: Game, number: int, order: Order | None = None) -> Deal:
+    """The deal of round ``number``, shuffled from the match seed (or put in ``order``):
+    the same seed and round always give the same hands, so a match can be replayed or
+    re-dealt for a test."""
     rules = game.rules
     engine = rules.round_double(number)
     tiles: list[Tile] = list(full_set(rules.highest_double))
     if not rules.engine_from_hand:
         tiles.remove((engine, engine))
-    random.Random(f"mexican-train/{game.seed}/{number}").shuffle(tiles)
+    if order is None:
+        random.Random(f"mexican-train/{game.seed}/{number}").shuffle(tiles)
+    else:
+        tiles = order(tiles, number)
     size = rules.hand_size_for(game.players)
     hands = tuple(tuple(tiles[s * size : (s + 1) * size]) for s in range(game.players))
     return Deal(
@@ -43,15 +55,16 @@ def deal(game: Game, number: int) -> Deal:
     )
 
 
-def next_round(game: Game, dealt: Deal | None = None) -> Game:
-    """The match with its next round dealt (from the seed, or from ``dealt`` in a replay)."""
+def next_round(game: Game, dealt: Deal | None = None, order: Order | None = None) -> Game:
+    """The match with its next round dealt (from the seed or in ``order``, or from
+    ``dealt`` in a replay)."""
     if game.is_over:
         raise ValueError("The match is over: every round has been played.")
     if game.round is not None and not game.round.is_over:
         raise ValueError(f"Round {game.round.number} is still being played.")
     number = game.rounds_played + 1
     if dealt is None:
-        dealt = deal(game, number)  # fair by construction: nothing to check
+        dealt = deal(game, number, order)  # fair by construction: nothing to check
     else:
         check_deal(game, dealt, number)
     rnd = start_round(game.rules, dealt)

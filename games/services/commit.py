@@ -59,6 +59,9 @@ def commit(table: Table, seats: list[TableSeat], lines: list[dict], game: Game) 
         )
         coach.queue_round(table, rnd.number)
         if game.is_over:
+            for line in lines:
+                if line["type"] == "match_end" and table.deal_secret:
+                    line["secret"] = table.deal_secret  # revealed: nothing is dealt any more
             table.status = Table.Status.FINISHED
             table.next_round_at = None
             Match.objects.filter(pk=table.match_id).update(status=Match.Status.FINISHED)

@@ -9,6 +9,7 @@ from crews import services as crew_services
 from crews.models import Crew
 from games.bots import LEVELS
 from games.engine import Rules, RulesError
+from games.engine.deal_seed import is_value
 from games.engine.records import deal_record, match_record
 from games.engine.setup import new_game
 from games.models import TURN_LIMITS, Pace, Table, TableSeat
@@ -30,6 +31,7 @@ def create_table(
     fill_level: str = "",
     pace: str = Pace.LIVE,
     turn_limit: int | None = None,
+    contribution: str = "",
 ) -> tuple[Table, TableSeat]:
     """A table in its lobby, with the host in the first seat; for ``crew``, its match
     counts for the crew and a member's name at it seats that member. With ``fill_level``,
@@ -44,6 +46,7 @@ def create_table(
     if fill_level and fill_level not in LEVELS:
         raise Refused(f"There is no {fill_level!r} bot: choose {', '.join(LEVELS)}.")
     name = clean_name(host_name)
+    shares = _contribution(contribution)
     with transaction.atomic():
         table = Table.objects.create(
             rules=rules.to_dict(),
@@ -53,13 +56,15 @@ def create_table(
             pace=pace,
             turn_limit=turn_limit,
         )
-        seat = TableSeat.objects.create(table=table, position=0, name=name)
+        seat = TableSeat.objects.create(table=table, position=0, name=name, **shares)
     return table, seat
 
 
-def join(code: str, *, name: str, position: int | None = None) -> TableSeat:
-    """Seat a person at a table in its lobby: at ``position`` if free, else the next one."""
+def join(code: str, *, name: str, position: int | None = None, contribution: str = "") -> TableSeat:
+    """Seat a person at a table in its lobby: at ``position`` if free, else the next one;
+    ``contribution`` is their browser's share in every deal (none: the server makes one)."""
     name = clean_name(name)
+    shares = _contribution(contribution)
     with transaction.atomic():
         table, seats = locked(code)
         require_lobby(table)
@@ -71,10 +76,23 @@ def join(code: str, *, name: str, position: int | None = None) -> TableSeat:
                 "for now, and ask the host for a seat once they are back."
             )
         seat = TableSeat.objects.create(
-            table=table, position=free_position(table, seats, position), name=name
+            table=table, position=free_position(table, seats, position), name=name, **shares
         )
         announce(table)
     return seat
+
+
+def _contribution(contribution: str) -> dict[str, object]:
+    """The seat's fields for a contribution its browser sent (none: the model's default, a
+    server-made one); one of another shape is refused, as nothing the page sends has it."""
+    if not contribution:
+        return {}
+    if not is_value(contribution):
+        raise Refused(
+            "The deal's contribution from this page is not 64 hex digits: reload the page "
+            "and try again."
+        )
+    return {"contribution": contribution, "contribution_by_server": False}
 
 
 def add_bot(code: str, *, host_token: str, level: str, position: int | None = None) -> TableSeat:
@@ -143,8 +161,14 @@ def start(code: str, *, host_token: str) -> Outcome:
         table.status = Table.Status.PLAYING
         table.first_seat = 0
         table.save(update_fields=["match", "status", "first_seat", "updated_at"])
-        game = new_game(rules, len(seats), seed=table.seed, first_seat=table.first_seat)
+        order = table.deal_order(seats)
+        game = new_game(
+            rules, len(seats), seed=table.seed, first_seat=table.first_seat, order=order
+        )
         assert game.round is not None
-        lines = [match_record(game, [s.name for s in seats]), deal_record(game.round)]
+        match = match_record(game, [s.name for s in seats])
+        if order is not None:
+            match |= order.match_fields([s.contribution_by_server for s in seats])
+        lines = [match, deal_record(game.round)]
         commit(table, seats, lines, game)
     return outcome_of(table, game=game, seats=seats)

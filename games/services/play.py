@@ -78,7 +78,7 @@ def ready(code: str, *, token: str) -> Outcome | None:
 
 def deal_next(table: Table, seats: list[TableSeat], game: Game) -> Outcome:
     """Deal the round after ``game``'s, under the caller's lock."""
-    game, lines = deal_step(game)
+    game, lines = deal_step(game, order=table.deal_order(seats))
     commit(table, seats, lines, game)
     return outcome_of(table, game=game, seats=seats)
 

@@ -25,7 +25,9 @@ def test_a_round_against_a_bot_is_reviewed_decision_by_decision(asgi_server, bro
     link = create_table(ana, asgi_server.url, seats=2, rounds=1)
     code = link.rstrip("/").rsplit("/", 1)[1]
     ana.get_by_role("button", name="Add a greedy bot").click()
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     start = ana.get_by_role("button", name="Start the match with 2 players")
     expect(start).to_be_visible()
     start.click()

@@ -89,7 +89,9 @@ def test_a_crew_plays_a_sheet_and_an_online_table_and_both_phones_follow(
     ben.get_by_role("button", name="Take the seat").click()
     expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
     ana.get_by_role("button", name="Add a greedy bot").click()
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     start = ana.get_by_role("button", name="Start the match with 3 players")
     expect(start).to_be_visible()
     start.click()

@@ -25,7 +25,9 @@ def test_a_round_against_the_expert_bot_is_played_to_its_end(asgi_server, browse
     # A fixed deal: with four tiles a hand, some deals let Ana lay her whole hand as her
     # first-turn line, ending the round before the expert has a turn. In this one no
     # sequence of her first turn ends the round.
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     ana.get_by_role("button", name="Start the match with 2 players").click()
     deadline = time.monotonic() + MATCH_TIMEOUT
     while not match_over(ana):

@@ -35,7 +35,9 @@ def start_against_a_bot(page: Page, url: str, server_db: str) -> str:
     greedy bot and starts: returns the table's link."""
     link = create_table(page, url)
     code = link.rstrip("/").rsplit("/", 1)[1]
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     page.get_by_role("button", name="Add a greedy bot").click()
     start = page.get_by_role("button", name="Start the match with 2 players")
     until_live(page, start.click)  # the page loads again as the match starts

@@ -150,7 +150,9 @@ def open_table_with_bots(
     start = page.get_by_role("button", name=f"Start the match with {seats} players")
     expect(start).to_be_visible()
     code = page.url.rstrip("/").rsplit("/", 1)[1]
-    Table.objects.using(server_db).filter(code=code).update(seed=seed)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=seed
+    )
     # The page loads again as the match starts: until its socket is open it may show the
     # reconnecting banner, which moves the board down (a layout measured then is wrong).
     until_live(page, start.click)

@@ -96,7 +96,9 @@ def test_two_people_play_a_short_match_to_its_end(asgi_server, browser, phone, s
     code = link.rstrip("/").rsplit("/", 1)[1]
     # A fixed deal, so the match (played by always taking the first lit tile) is the same
     # on every run: long enough for a mid-round screenshot, short enough to finish quickly.
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     start = ana.get_by_role("button", name="Start the match with 2 players")
     expect(start).to_be_visible()  # Ben's seat reached Ana's lobby over the socket
     start.click()

@@ -31,7 +31,9 @@ def open_with_ben(ana: Page, ben: Page, url: str, server_db: str) -> str:
     ben.get_by_role("button", name="Take the seat").click()
     expect(ben.locator(".place--me")).to_contain_text("Ben (you)")
     code = link.rstrip("/").rsplit("/", 1)[1]
-    Table.objects.using(server_db).filter(code=code).update(seed=DEAL)
+    Table.objects.using(server_db).filter(code=code).update(
+        deal_secret="", deal_commitment="", seed=DEAL
+    )
     start = ana.get_by_role("button", name="Start the match with 2 players")
     expect(start).to_be_visible()
     start.click()

@@ -73,7 +73,7 @@ def make_table(humans=("Ana", "Ben"), bots=("greedy", "greedy"), rules=None, sta
     for level in bots:
         services.add_bot(table.code, host_token=table.host_token, level=level)
     if seed is not None:
-        Table.objects.filter(pk=table.pk).update(seed=seed)
+        Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=seed)
     if start:
         services.start(table.code, host_token=table.host_token)
     return table.code, table.host_token, tokens

@@ -26,7 +26,7 @@ def started_table(seed: int | None = None) -> tuple[Table, dict[int, str]]:
     )
     ben = services.join(table.code, name="Ben")
     if seed is not None:
-        Table.objects.filter(pk=table.pk).update(seed=seed)
+        Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=seed)
     services.start(table.code, host_token=table.host_token)
     table.refresh_from_db()
     return table, {0: host.token, 1: ben.token}

@@ -38,7 +38,7 @@ def a_table(*, pace: str = Pace.OWN, turn_limit: int | None = HOUR, seed: int | 
     )
     services.join(table.code, name="Ben")
     if seed is not None:
-        Table.objects.filter(pk=table.pk).update(seed=seed)
+        Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=seed)
     services.start(table.code, host_token=table.host_token)
     table.refresh_from_db()
     return table

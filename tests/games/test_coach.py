@@ -39,7 +39,7 @@ def play_round(seed: int = 7) -> tuple[Table, str]:
     """One round at a table of Ana and two bots; a stand-in plays Ana's turns, as the
     admin's review tests do. Returns the table and Ana's seat token."""
     table, ana = services.create_table(rules=ONE_ROUND, seat_count=3, host_name="Ana")
-    Table.objects.filter(pk=table.pk).update(seed=seed)
+    Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=seed)
     services.add_bot(table.code, host_token=table.host_token, level="greedy")
     services.add_bot(table.code, host_token=table.host_token, level="random")
     services.start(table.code, host_token=table.host_token)

@@ -285,12 +285,14 @@ async def test_over_a_whole_game_no_seat_sees_another_hand_or_the_boneyard():
     table = await database_sync_to_async(Table.objects.get)(code=code)
     moves = await database_sync_to_async(list)(table.moves.values_list("record", flat=True))
     held = {r["round"]: r["hands"] for r in moves if r["type"] == "round_end"}
+    assert table.deal_secret and not table.revealed_secret  # a round of two: not over
     # What each seat could never rightly see: the tiles the others held and the boneyard, at
     # any moment, less the tiles that had reached the table by then; once the round is
     # over, every hand is laid down, exactly as the engine holds it.
     cards = 0
     for seat, player in ((0, ana), (1, ben), (None, watcher)):
         for message in player.received:
+            assert table.deal_secret not in json.dumps(message)  # revealed only at the end
             if message["type"] != "view" or not message.get("game"):
                 continue
             laid_down = hands_laid_down(message)

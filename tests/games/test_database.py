@@ -24,7 +24,7 @@ def test_a_seed_set_by_a_queryset_update_before_the_start_deals_the_round():
     table, _ = services.create_table(rules=rules, seat_count=2, host_name="Ana")
     services.join(table.code, name="Ben")
     screens.screen(table.code, None)  # somebody looks at the lobby first
-    Table.objects.filter(code=table.code).update(seed=424242)
+    Table.objects.filter(code=table.code).update(deal_secret="", deal_commitment="", seed=424242)
 
     services.start(table.code, host_token=table.host_token)
 

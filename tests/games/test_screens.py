@@ -213,7 +213,7 @@ def test_the_match_end_card_lists_the_players_by_their_totals():
     )
     services.add_bot(table.code, host_token=table.host_token, level="greedy")
     services.add_bot(table.code, host_token=table.host_token, level="random")
-    models.Table.objects.filter(code=table.code).update(seed=5)
+    models.Table.objects.filter(code=table.code).update(deal_secret="", deal_commitment="", seed=5)
     services.start(table.code, host_token=table.host_token)
     models.TableSeat.objects.filter(pk=ana.pk).update(channel_name="watching")  # bots play
     while (table := models.Table.objects.get(code=table.code)).status == "playing":

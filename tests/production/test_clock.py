@@ -29,7 +29,9 @@ def own_pace_table() -> Table:
         turn_limit=3600,
     )
     join(table.code, name="Ben")
-    Table.objects.filter(pk=table.pk).update(seed=1)  # no first turn ends this deal's round
+    Table.objects.filter(pk=table.pk).update(
+        deal_secret="", deal_commitment="", seed=1
+    )  # no first turn ends this deal's round
     start(table.code, host_token=table.host_token)
     table.refresh_from_db()
     return table

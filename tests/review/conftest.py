@@ -26,7 +26,7 @@ def play_online_match(
     Ana's turns while she watches (bots move only while a person is connected). The seed
     fixes the deals and the bots' choices, so the match is the same on every run."""
     table, host = services.create_table(rules=rules, seat_count=1 + len(bots), host_name="Ana")
-    Table.objects.filter(pk=table.pk).update(seed=seed)
+    Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=seed)
     for level in bots:
         services.add_bot(table.code, host_token=table.host_token, level=level)
     services.start(table.code, host_token=table.host_token)

@@ -102,7 +102,9 @@ def test_the_replay_is_drawn_from_the_record_not_from_the_table(admin_client, on
     assert "Ana" in before and "data-hand" in before
     table = Table.objects.get(match=online_match)
     table.seats.update(name="Somebody else")
-    Table.objects.filter(pk=table.pk).update(seed=1, rules={"highest_double": 9}, version=0)
+    Table.objects.filter(pk=table.pk).update(
+        deal_secret="", deal_commitment="", seed=1, rules={"highest_double": 9}, version=0
+    )
     assert frame(admin_client, online_match, 3, middle) == before
 
 

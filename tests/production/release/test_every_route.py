@@ -151,6 +151,8 @@ def site_visits(w: World) -> list[Visit]:
         *both(f"{play}/", 200),
         *both(f"{done}/", 200),
         *both(f"/t/{w.abandoned.code}/", 200),
+        *both(f"{done}/deal/", 200),
+        *both(f"{play}/deal/", 200),
         *(visit for action in ("join", "bots", "remove", "start", "stand-in", "again")
           for visit in both(f"{t}/{action}/", 405)),
         *both("/t/sw.js", 200),

@@ -24,10 +24,21 @@ from crews import export as crew_export
 from crews import services as crew_services
 from crews import sessions as crew_sessions
 from crews.models import Crew, Member
+from games.engine.records import dumps
 from games.engine.rules import PRESET_DESCRIPTIONS, Rules, describe
 from games.engine.tiles import name
 
-from . import coach, deal_check, review, screens, selectors, services, sessions, your_tables
+from . import (
+    coach,
+    deal_check,
+    match_page,
+    review,
+    screens,
+    selectors,
+    services,
+    sessions,
+    your_tables,
+)
 from .forms import RULE_GROUPS, BotForm, JoinForm, SeatForm, TableForm
 from .models import RoundReview, Table, TableSeat
 
@@ -300,6 +311,37 @@ def check_deal(request: HttpRequest, code: str) -> HttpResponse:
     Open to anybody with the table's link, as the table itself is."""
     table = get_object_or_404(Table, code=code)
     return render(request, "games/deal.html", deal_check.page_context(table))
+
+
+@never_cache
+@require_GET
+def match_round(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The finished match's round ``number``, move by move (``?step=``; ``&frame=1``
+    answers that step's drawing alone, which the page's script swaps in). Anybody with the
+    table's link may open it, as they may open the table."""
+    table = get_object_or_404(Table, code=code)
+    if not match_page.is_open(table):
+        raise Http404("A match's page opens once the match is over.")
+    context = match_page.round_context(table, number, request.GET.get("step"))
+    if context is None:
+        raise Http404(f"This match never dealt a round {number}.")
+    if request.GET.get("frame"):
+        return render(request, "admin/scoring/match/replay_frame.html", context)
+    return render(request, "games/match.html", context)
+
+
+@never_cache
+@require_GET
+def match_record(request: HttpRequest, code: str) -> HttpResponse:
+    """The finished match's game record (docs/records.md), as the admin exports it."""
+    table = get_object_or_404(Table, code=code)
+    if not match_page.is_open(table):
+        raise Http404("A match's record is given once the match is over.")
+    response = HttpResponse(
+        dumps(match_page.records(table)), content_type="application/jsonl; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="match-{table.code}.jsonl"'
+    return response
 
 
 @never_cache

@@ -153,6 +153,11 @@ def site_visits(w: World) -> list[Visit]:
         *both(f"/t/{w.abandoned.code}/", 200),
         *both(f"{done}/deal/", 200),
         *both(f"{play}/deal/", 200),
+        *both(f"{done}/match/1/", 200),
+        *both(f"{done}/match/1/?step=2&frame=1", 200),
+        *both(f"{play}/match/1/", 404),
+        *both(f"{done}/match.jsonl", 200),
+        *both(f"{play}/match.jsonl", 404),
         *(visit for action in ("join", "bots", "remove", "start", "stand-in", "again")
           for visit in both(f"{t}/{action}/", 405)),
         *both("/t/sw.js", 200),

@@ -52,6 +52,9 @@ def page_context(table: Table) -> dict[str, object]:
             for s in seats
         ],
     }
+    # With every share the server's (bots, pages without JavaScript), only the server's
+    # word stands behind the deal: the page says so rather than claim more.
+    context["all_by_server"] = all(s.contribution_by_server for s in seats)
     if not secret:
         return context
     records = list(table.moves.order_by("number").values_list("record", flat=True))

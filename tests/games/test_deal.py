@@ -165,3 +165,16 @@ def test_verify_deal_says_plainly_that_a_seeded_record_was_not_dealt_this_way(tm
     path.write_text(dumps(played.records))
     with pytest.raises(CommandError, match="not dealt by commit and reveal"):
         call_command("verify_deal", str(path), stdout=StringIO())
+
+
+def test_a_match_whose_shares_are_all_the_servers_says_so_plainly(client):
+    """Bots alone (and pages without JavaScript) bring no share of their own: the check
+    does not claim that nobody could choose the deal."""
+    table, _ = services.create_table(
+        rules=Rules(highest_double=6, rounds=1), seat_count=2, host_name="Ana"
+    )
+    page = client.get(reverse("games:deal", args=[table.code])).content.decode()
+    assert "Every share was made by the server" in page
+    mine = open_table(client)
+    page = client.get(reverse("games:deal", args=[mine.code])).content.decode()
+    assert "Every share was made by the server" not in page

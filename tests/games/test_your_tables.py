@@ -94,6 +94,7 @@ def test_a_finished_match_is_listed_apart_with_its_totals_and_winner():
     finished = text[text.index("Finished</h2>") :]
     assert f"Won by {' and '.join(row.winners)}." in finished
     assert "Final totals: " + ", ".join(f"{n} {t}" for n, t in row.totals) in finished
+    assert f'href="/t/{code}/match/1/">The match, move by move' in finished
     assert "No table of yours is under way." in text
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import review
+from . import coach, review
 from .models import Table
 
 
@@ -23,9 +23,12 @@ def records(table: Table) -> list[dict[str, Any]]:
     return list(table.moves.order_by("number").values_list("record", flat=True))
 
 
-def round_context(table: Table, number: int, asked_step: str | None) -> dict[str, Any] | None:
-    """Round ``number`` at the step asked for (the deal when none, the last when past it);
-    None when the match never dealt that round."""
+def round_context(
+    table: Table, number: int, asked_step: str | None, *, seat: int | None = None
+) -> dict[str, Any] | None:
+    """Round ``number`` at the step asked for (the deal when none, the last when past it),
+    with the coach's marks on the decisions of ``seat`` (the person viewing, if they held
+    one; nobody else's); None when the match never dealt that round."""
     lines = records(table)
     frames = review.round_frames(lines, number) if lines else []
     if not frames:
@@ -45,4 +48,13 @@ def round_context(table: Table, number: int, asked_step: str | None) -> dict[str
         "last": last,
         "said": teller.tell(frame.record),
         "picture": review.picture(frame.game, teller.names, teller.public_trains),
+        "marks": _marks(table, number, seat, teller),
     }
+
+
+def _marks(table: Table, number: int, seat: int | None, teller: review.Teller) -> list:
+    """The viewer's own decisions the coach marked in this round, once it has weighed them."""
+    weighed = coach.staff_review(table, number, teller) if seat is not None else None
+    if weighed is None or weighed["review"].status != weighed["review"].Status.DONE:
+        return []
+    return [w for w in weighed["decisions"] if w.decision.seat == seat and w.decision.marked]

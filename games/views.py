@@ -322,7 +322,11 @@ def match_round(request: HttpRequest, code: str, number: int) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     if not match_page.is_open(table):
         raise Http404("A match's page opens once the match is over.")
-    context = match_page.round_context(table, number, request.GET.get("step"))
+    token = sessions.seat_token(request.session, code)
+    me = table.seats.filter(token=token).first() if token else None
+    context = match_page.round_context(
+        table, number, request.GET.get("step"), seat=me.position if me else None
+    )
     if context is None:
         raise Http404(f"This match never dealt a round {number}.")
     if request.GET.get("frame"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import coach, services
 from games.engine import replay
 from games.engine.records import loads
 from games.review import export_record
@@ -46,3 +46,23 @@ def test_a_finished_match_replays_move_by_move_with_every_hand(client):
     assert table.deal_secret in record.content.decode()
     end = visitor.get(reverse("games:table", args=[table.code])).content.decode()
     assert reverse("games:match", args=[table.code, 1]) in end
+
+
+def test_the_coachs_marks_are_the_viewers_own_and_nobody_elses(client, settings):
+    settings.COACH_PLAYOUTS = 4
+    settings.COACH_MARK = -1000  # every decision marked
+    settings.COACH_IN_PROCESS = True
+    table = open_table(client)  # this client holds Ana's seat
+    services.join(table.code, name="Ben")
+    play_to_the_end(table)
+    while coach.work():
+        pass
+    review = table.reviews.get(round_number=1)
+    ana = review.decisions.filter(seat=0, marked=True).count()
+    others = review.decisions.exclude(seat=0).count()
+    assert ana and others
+    url = reverse("games:match", args=[table.code, 1])
+    mine = client.get(url).content.decode()
+    assert mine.count(">Move ") == ana and "The coach's marks" in mine
+    assert "you played" in mine
+    assert "The coach" not in client.__class__().get(url).content.decode()  # a spectator

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.engine import replay
@@ -46,9 +46,20 @@ def until_live(page: Page, go: Callable[[], object]) -> None:
     table's first view over the page's new socket. Until then the seat shows as away to the
     others, and what the page sends is refused in the page ("Not connected to the table
     just now")."""
-    with page.expect_websocket() as opened:
+    frames: list = []
+
+    def watch(socket: WebSocket) -> None:  # at once: a frame may come with the socket
+        socket.on("framereceived", lambda payload: frames.append(payload))
+
+    page.on("websocket", watch)
+    try:
         go()
-    opened.value.wait_for_event("framereceived")
+        deadline = time.monotonic() + 30
+        while not frames:
+            assert time.monotonic() < deadline, "the table's socket sent no view"
+            page.wait_for_timeout(50)
+    finally:
+        page.remove_listener("websocket", watch)
 
 
 def click(target: Locator) -> bool:

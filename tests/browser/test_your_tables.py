@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Table
 from tests.browser.axe import assert_accessible
+from tests.browser.test_table import until_live
 
 from .test_table import DEAL, LAPTOP, create_table, take_turn
 
@@ -67,9 +68,7 @@ def test_the_list_on_a_phone_follows_the_turn_at_two_tables(asgi_server, browser
     at_own_pace = Table.objects.using(server_db).filter(code=second)
     at_own_pace.update(pace="own", turn_limit=3600, turn_due_at=due)
     tables = ana_phone.new_page()
-    with tables.expect_websocket() as opened:
-        tables.goto(f"{asgi_server.url}/tables/")
-    opened.value.wait_for_event("framereceived")  # the list as it stands, once open
+    until_live(tables, lambda: tables.goto(f"{asgi_server.url}/tables/"))  # the list, once open
     rows = [tables.locator(f"#your-table-{code}") for code in codes]
     expect(tables.locator(".your-table")).to_have_count(2)
     assert tables.locator(".your-table").first.get_attribute("data-code") == second  # newest

@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import coach, services
 from games.engine import replay
 from games.engine.records import loads
+from games.models import Table
 from games.review import export_record
 from tests.games.test_deal import open_table, play_to_the_end
 
@@ -54,6 +55,8 @@ def test_the_coachs_marks_are_the_viewers_own_and_nobody_elses(client, settings)
     settings.COACH_IN_PROCESS = True
     table = open_table(client)  # this client holds Ana's seat
     services.join(table.code, name="Ben")
+    # A fixed deal (no first turn ends round 1, so every seat decides something in it).
+    Table.objects.filter(pk=table.pk).update(deal_secret="", deal_commitment="", seed=1)
     play_to_the_end(table)
     while coach.work():
         pass

@@ -78,22 +78,26 @@ def test_a_push_to_the_tables_worker_shows_a_notification_that_leads_to_the_seat
         "url": f"/t/{code}/rejoin/the-seat-token/",
         "tag": "turn",
     }
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": release,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(alert),
-        },
-    )
     shown = (
         "navigator.serviceWorker.getRegistration('/t/').then(r => r.getNotifications())"
         ".then(all => all.map(n => ({title: n.title, body: n.body, url: n.data.url})))"
     )
-    deadline = time.monotonic() + 15
-    while not (notes := page.evaluate(shown)):
-        assert time.monotonic() < deadline, "no notification was shown"
-        page.wait_for_timeout(100)
+    notes: list = []
+    for _ in range(3):  # a push the browser drops under load is pushed again (same tag)
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": release,
+                "registrationId": registration["registrationId"],
+                "data": json.dumps(alert),
+            },
+        )
+        deadline = time.monotonic() + 10
+        while not (notes := page.evaluate(shown)) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        if notes:
+            break
+    assert notes, "no notification was shown"
     assert notes == [
         {
             "title": "Mexican Train",

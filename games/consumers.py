@@ -3,8 +3,10 @@
 It finds who is connecting (the seat token kept in the session, or a rejoin token; nobody
 is a spectator), reads each message, checks its shape, calls a service and answers this
 socket alone with an error when something was refused. Committed changes come back through
-the table's group as ``table.changed``; every socket then sends its own seat the complete
-view (games.screens), so a socket that missed a message heals with the next one.
+the table's group as ``table.changed``; every socket then sends its own seat the view
+(games.screens), with only the regions its page does not hold yet (games.wire): the page
+keeps the rest. A socket that missed a message heals with the next view, which is whole
+when its version skips one this socket never sent.
 
 What a table does on its own (bots taking their turns, a turn whose clock ran out, the
 next round's deal) is the clock's (games.waker, games.services.clock): every announcement
@@ -30,6 +32,7 @@ from .alerts import sending as alerts
 from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
 from .threads import read, write
+from .wire import Sent
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,7 @@ class TableConsumer(GuardedConsumer):
     group = ""
     viewer: screens.Viewer
     shown: int = 0  # the newest revision this socket has sent a view of
+    sent: Sent  # what this socket's page holds: a digest of each region (games.wire)
     asked = False  # it asked for a seat: its request goes when it closes
 
     # -- connection ------------------------------------------------------------------------
@@ -69,6 +73,7 @@ class TableConsumer(GuardedConsumer):
         # Joined before the first view is read: a change committed from here on is
         # announced to this socket, and one committed before is in the view.
         self.group = group_name(self.code)
+        self.sent = Sent()  # nothing yet: the first view is whole
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.push(with_sheet=True)
         after(self.code, due)  # what a restarted server left waiting: bots, a countdown
@@ -96,9 +101,9 @@ class TableConsumer(GuardedConsumer):
         if intent.type == "ping":
             await self._send({"type": "pong"})
             # A page pings after 20 s of silence: if it missed the last change (a message
-            # the channel layer dropped), this is when it gets the view.
+            # the channel layer dropped), this is when it gets the view, whole.
             if (await read(screens.revision)(self.code) or 0) > self.shown:
-                await self.push()
+                await self.push(whole=True)
             return
         if intent.type in SEAT_INTENTS:
             await self._seat_request(intent)
@@ -142,7 +147,7 @@ class TableConsumer(GuardedConsumer):
                 outcome = await write(services.act)(self.code, token=self.token, intent=intent)
         except services.Stale as stale:
             await self.refuse("stale", str(stale))
-            await self.push()
+            await self.push(whole=True)
             return
         except services.Refused as refused:
             await self.refuse("refused", str(refused))
@@ -192,15 +197,18 @@ class TableConsumer(GuardedConsumer):
 
     # -- helpers -----------------------------------------------------------------------------
 
-    async def push(self, with_sheet: bool = False, shown: dict | None = None) -> None:
+    async def push(
+        self, with_sheet: bool = False, shown: dict | None = None, whole: bool = False
+    ) -> None:
         """Send this seat its view: of the table as ``shown`` by an announcement, else as
-        it is now."""
+        it is now; only what its page does not hold yet, unless ``whole``."""
         args = (self.code, self.viewer)
+        sent = {"sent": self.sent, "whole": whole}
         if screens.drawn_from_memory(shown, with_sheet):  # no read: drawn here, no thread hop
-            text, revision = screens.view_message(*args, shown=shown)
+            text, revision = screens.view_message(*args, shown=shown, **sent)
         else:
             text, revision = await read(screens.view_message)(
-                *args, with_sheet=with_sheet, shown=shown
+                *args, with_sheet=with_sheet, shown=shown, **sent
             )
         self.shown = max(self.shown, revision)
         await self.send(text_data=text)

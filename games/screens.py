@@ -16,9 +16,9 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-import orjson
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
+from django.utils.safestring import mark_safe
 
 from games.bots import LEVELS
 from games.engine import Game, SeatView, Tile, view_for
@@ -32,10 +32,15 @@ from scoring.rendering import standing
 from scoring.services import compute_sheet
 
 from .models import Table, TableSeat, answerers, duration_in_words, kept, kept_game, seated
+from .wire import Drawn, Region, Sent
 
 NEARLY_OUT = 2  # a lane marks its owner holding this many tiles or fewer
 RECENT_MOVES = 14  # the tail of the public log a screen shows (and a view's data carries)
-SHARED = "games/regions/shared.html"  # the regions every seat sees alike
+TOP = "games/regions/top.html"
+BOARD = "games/regions/board.html"
+LOG = "games/regions/log.html"
+ROUND = "games/regions/round.html"
+DOCK = "games/regions/dock.html"
 PLAYERS = "games/regions/players.html"
 LANE = "games/regions/lane.html"
 HAND = "games/regions/hand.html"
@@ -205,52 +210,95 @@ def _from_snapshot(data: dict[str, Any]) -> tuple[Table, list[TableSeat]]:
 
 
 def view_message(
-    code: str, viewer: Viewer, *, with_sheet: bool = False, shown: dict | None = None
+    code: str,
+    viewer: Viewer,
+    *,
+    with_sheet: bool = False,
+    shown: dict | None = None,
+    sent: Sent | None = None,
+    whole: bool = False,
 ) -> tuple[str, int]:
     """The ``view`` message for one socket, as the JSON text it is sent as, with its
     regions drawn (docs/protocol.md), and the revision it shows: the table as ``shown``
-    (a :func:`snapshot` an announcement carried) or, without one, as read now.
+    (a :func:`snapshot` an announcement carried) or, without one, as read now. With the
+    socket's ``sent`` (games.wire), only the regions its page does not hold yet go (all of
+    them when ``whole``); without, every region does."""
+    drawn, revision = draw(code, viewer, with_sheet=with_sheet, shown=shown)
+    if drawn is None:
+        gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
+        return json.dumps(gone), 0
+    return (sent or Sent()).message(drawn, whole=whole), revision
+
+
+def draw(
+    code: str, viewer: Viewer, *, with_sheet: bool = False, shown: dict | None = None
+) -> tuple[Drawn | None, int]:
+    """One socket's screen drawn, region by region, and the revision it shows (None for
+    no such table).
 
     The regions every seat sees alike are drawn once per process for each version of the
-    table (``Table.drawn``): the board, the moves and the top bar, by the names they show;
-    the players, by the seats they show (the host's with its offers); and the score sheet.
-    Only the round's end and the dock are drawn for each socket."""
+    table (``Table.drawn``): the top bar, the board and its lanes, and the moves, by the
+    names they show; the players, by the seats they show (the host's with its offers); and
+    the score sheet. Only the round's end and the dock are drawn for each socket."""
     if shown is None:
         found = seated(code)
     else:  # the same rows for every socket of the table: read-only here
         key = ("rows", shown["revision"])
         found = kept(code, shown["version"], key, partial(_from_snapshot, shown))
     if found is None:
-        gone = {"type": "error", "code": "no_table", "message": "This table no longer exists."}
-        return json.dumps(gone), 0
+        return None, 0
     seen = _screen(*found, viewer, with_sheet)
     context = seen.context
     if context["view"] is None:
         html = render_to_string("games/regions/lobby.html", context)
-    else:
-        table, seats, me = context["table"], context["seats"], context["me"]
-        # The top bar's clock and last moves show each seat's timed-out turns and the
-        # deadline, which can change without a move (a person back from a stand-in).
-        shared_key = (
-            "shared",
-            table.turn_due_at,
-            *((s.name, s.timeouts, s.stand_in) for s in seats),
-        )
-        # The host's rows offer a bot for each other person away: drawn apart.
-        whose = ("host", me and me.position) if viewer.is_host else ("guest",)
-        seats_key = ("players", *whose, *(_shown(s) for s in seats))
-        html = "".join(
-            [
-                table.drawn(shared_key, lambda: render_to_string(SHARED, context)),
-                table.drawn(seats_key, lambda: render_to_string(PLAYERS, context)),
-                render_to_string("games/regions/seat.html", context),
-            ]
-        )
-        if context["sheet_due"]:  # the rounds a version has recorded: once per version
-            html += table.drawn(("sheet",), lambda: _draw_sheet(table))
-    return orjson.dumps(
-        seen.data | {"html": html}, option=orjson.OPT_NON_STR_KEYS
-    ).decode(), seen.revision
+        return Drawn(seen.data, (Region("table-lobby", html),), lobby=True), seen.revision
+    table, seats, me = context["table"], context["seats"], context["me"]
+    # The top bar's clock and last moves show each seat's timed-out turns and the
+    # deadline, which can change without a move (a person back from a stand-in).
+    shared_key = (
+        "shared",
+        table.turn_due_at,
+        *((s.name, s.timeouts, s.stand_in) for s in seats),
+    )
+    # The host's rows offer a bot for each other person away: drawn apart.
+    whose = ("host", me and me.position) if viewer.is_host else ("guest",)
+    seats_key = ("players", *whose, *(_shown(s) for s in seats))
+    context["lanes"] = lanes = table.drawn((*shared_key, "lanes"), context["lanes"])
+    context["log"] = log = table.drawn((*shared_key, "log"), context["log"])
+    hand = context["hand"]
+    regions = [
+        Region(
+            "table-top", table.drawn((*shared_key, "top"), partial(render_to_string, TOP, context))
+        ),
+        Region(
+            "table-board",
+            table.drawn((*shared_key, "board"), partial(render_to_string, BOARD, context)),
+            tuple(Region(f"lane-{lane['index']}", lane["html"]) for lane in lanes),
+        ),
+        Region(
+            "table-log",
+            table.drawn((*shared_key, "log html"), partial(render_to_string, LOG, context)),
+        ),
+        Region(
+            "table-players", table.drawn(seats_key, partial(render_to_string, PLAYERS, context))
+        ),
+        Region("table-round", render_to_string(ROUND, context)),
+        Region(
+            "table-dock",
+            render_to_string(DOCK, context),
+            (Region("table-hand", hand),) if hand else (),
+        ),
+    ]
+    if context["sheet_due"]:  # the rounds a version has recorded: once per version
+        regions.append(Region("table-sheet", table.drawn(("sheet",), lambda: _draw_sheet(table))))
+
+    def dock(kept_hand: str) -> str:
+        """The dock with ``kept_hand`` where the hand's element is (in the same spacing)."""
+        spot = hand.replace(hand.strip(), kept_hand)
+        return render_to_string(DOCK, context | {"hand": mark_safe(spot)})  # noqa: S308
+
+    drawn = Drawn(seen.data, tuple(regions), tuple(log), RECENT_MOVES, dock)
+    return drawn, seen.revision
 
 
 def drawn_from_memory(shown: dict | None, with_sheet: bool) -> bool:

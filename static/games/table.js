@@ -1,8 +1,9 @@
 // The table page: one socket to the table, the regions it pushes, and playing tiles.
 //
-// The server owns the game. Every message it sends is the whole table as this seat may see
-// it, with its regions as HTML: this script swaps each region in by id (keeping the lanes'
-// and the hand's scroll, and never redrawing the hand mid-drag) and sends intents based on
+// The server owns the game. Every view it sends is the table as this seat may see it, with
+// the regions that changed since the view before as HTML (all of them in a socket's first
+// view): this script swaps each region in by id and keeps the rest (keeping the lanes' and
+// the hand's scroll, and never redrawing the hand mid-drag), and sends intents based on
 // the version it shows. It lights only the targets the server listed on each hand tile
 // (data-targets), so it never decides a rule, with one exception kept deliberately small:
 // a first-turn line in the standard game is built here tile by tile, where each next tile
@@ -39,7 +40,7 @@
   var line = null // the first-turn line being built: {train, open, plays: [{tile, train, end}]}
   var press = null // a pointer pressed on a hand tile: {tile, x, y, id}
   var drag = null // the tile being dragged: {tile, ghost}
-  var heldHtml = null // regions that arrived mid-drag, swapped in when the drag ends
+  var heldHtml = null // regions that arrived mid-drag, in order, swapped in when the drag ends
   var closedRound = null // the round whose end card this person closed
   var suppressClick = false
   var leaving = false // this page asked to play again: the answer, not the socket, moves it on
@@ -199,7 +200,7 @@
     view = message
     offerNudge()
     root.classList.remove('is-busy') // every view is complete: the next move builds on it
-    if (drag) { heldHtml = message.html; return }
+    if (drag) { heldHtml = (heldHtml || '') + message.html; return }
     swap(message.html)
   }
 
@@ -213,7 +214,9 @@
     Array.from(template.content.children).forEach(function (region) { // a copy: swapping empties it
       var old = region.id && document.getElementById(region.id)
       if (!old) return
+      if (region.dataset.prepend) { prepend(old, region); return }
       keepCoach(old, region)
+      keepInner(region)
       old.replaceWith(region)
       if (window.htmx) window.htmx.process(region)
     })
@@ -227,6 +230,21 @@
     showRoundCard()
     tick()
     restoreFocus(focus)
+  }
+
+  // The recent moves' new lines go on top of those shown, which keep the newest.
+  function prepend (list, lines) {
+    list.prepend.apply(list, Array.from(lines.children))
+    while (list.children.length > Number(lines.dataset.prepend)) list.lastElementChild.remove()
+  }
+
+  // A region that comes without a part this page holds as it is (a dock without its hand)
+  // marks the part's place (data-keep): the part the page holds goes there.
+  function keepInner (region) {
+    region.querySelectorAll('[data-keep]').forEach(function (spot) {
+      var held = document.getElementById(spot.id)
+      if (held) spot.replaceWith(held)
+    })
   }
 
   // The coach's line on a round's card is fetched by the card (htmx): a view that redraws

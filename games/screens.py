@@ -441,9 +441,17 @@ def _table_data(table: Table, seats: list[TableSeat]) -> dict[str, Any]:
     }
 
 
+IN_THE_HTML = ("trains", "log")  # the board's lanes and the recent moves draw them whole
+
+
 def _game_data(view: SeatView, game: Game, moves: Sequence[LastMove]) -> dict[str, Any]:
+    """The game as the page's script and a program playing over the socket read it: what
+    the regions draw in full (the trains, the log) is left to the HTML, not sent twice."""
+    public = view.public_dict(recent=0)
+    for key in IN_THE_HTML:
+        del public[key]
     return (
-        view.public_dict(recent=RECENT_MOVES)
+        public
         | {"over": game.is_over, "last_moves": [move.as_dict() for move in moves]}
         | view.own_dict()
     )

@@ -251,4 +251,4 @@ def test_every_count_of_a_hand_says_in_hand_and_no_train_length_says_tiles():
     for size in sizes:
         assert f">{size} in hand</span>" in players and f">{size} in hand</span>" in lanes
     assert not re.search(r"\d+ tiles?<", players + lanes)
-    assert lanes.count(" laid</span>") == len(view["game"]["trains"])
+    assert lanes.count(" laid</span>") == len(table.game().round.trains)

@@ -56,6 +56,9 @@ def play_turns(ana: Page, watcher: Page, turns: int) -> None:
     for _ in range(turns):
         expect(ana.locator("#table-dock.dock--mine")).to_be_visible()
         expect(ana.locator("#table.is-busy")).to_have_count(0)
+        # A turn where nothing plays leaves the hand as it was: the dock comes without it,
+        # and the page keeps the hand it holds.
+        expect(ana.locator(".tile--hand").first).to_be_visible()
         while not take_turn(ana):
             ana.wait_for_timeout(100)
     expect(ana.locator("#table-dock.dock--mine")).to_be_visible()

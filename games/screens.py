@@ -42,6 +42,7 @@ LOG = "games/regions/log.html"
 ROUND = "games/regions/round.html"
 DOCK = "games/regions/dock.html"
 PLAYERS = "games/regions/players.html"
+PLAYER = "games/regions/player.html"
 LANE = "games/regions/lane.html"
 HAND = "games/regions/hand.html"
 SHEET = "games/partials/sheet.html"
@@ -265,6 +266,8 @@ def draw(
     seats_key = ("players", *whose, *(_shown(s) for s in seats))
     context["lanes"] = lanes = table.drawn((*shared_key, "lanes"), context["lanes"])
     context["log"] = log = table.drawn((*shared_key, "log"), context["log"])
+    rows = table.drawn((*seats_key, "rows"), partial(_player_rows, context))
+    context["players"] = rows
     hand = context["hand"]
     regions = [
         Region(
@@ -280,7 +283,9 @@ def draw(
             table.drawn((*shared_key, "log html"), partial(render_to_string, LOG, context)),
         ),
         Region(
-            "table-players", table.drawn(seats_key, partial(render_to_string, PLAYERS, context))
+            "table-players",
+            table.drawn(seats_key, partial(render_to_string, PLAYERS, context)),
+            tuple(Region(f"member-{row['seat'].position}", row["html"]) for row in rows),
         ),
         Region("table-round", render_to_string(ROUND, context)),
         Region(
@@ -299,6 +304,15 @@ def draw(
 
     drawn = Drawn(seen.data, tuple(regions), tuple(log), RECENT_MOVES, dock)
     return drawn, seen.revision
+
+
+def _player_rows(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players' rows, each with its drawing: a socket sends a row alone when only it
+    changed (games.wire)."""
+    return [
+        row | {"html": render_to_string(PLAYER, context | {"p": row})}
+        for row in context["players"]()
+    ]
 
 
 def drawn_from_memory(shown: dict | None, with_sheet: bool) -> bool:

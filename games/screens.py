@@ -270,9 +270,7 @@ def draw(
     context["players"] = rows
     hand = context["hand"]
     regions = [
-        Region(
-            "table-top", table.drawn((*shared_key, "top"), partial(render_to_string, TOP, context))
-        ),
+        _top(table.drawn((*shared_key, "top"), partial(render_to_string, TOP, context))),
         Region(
             "table-board",
             table.drawn((*shared_key, "board"), partial(render_to_string, BOARD, context)),
@@ -304,6 +302,15 @@ def draw(
 
     drawn = Drawn(seen.data, tuple(regions), tuple(log), RECENT_MOVES, dock)
     return drawn, seen.revision
+
+
+def _top(html: str) -> Region:
+    """The top bar, with its last moves (which change with every move) a region inside."""
+    start = html.find('<ul id="table-last-moves"')
+    if start < 0:
+        return Region("table-top", html)
+    moves = html[start : html.index("</ul>", start) + len("</ul>")]
+    return Region("table-top", html, (Region("table-last-moves", moves),))
 
 
 def _player_rows(context: dict[str, Any]) -> list[dict[str, Any]]:

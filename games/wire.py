@@ -32,6 +32,14 @@ class Region:
     html: str
     inner: tuple[Region, ...] = ()
 
+    def shell(self) -> str:
+        """The region without its inner regions' content: what the page must be sent whole
+        when it changes (the inner regions' ids stay, in their order)."""
+        html = self.html
+        for inner in self.inner:
+            html = html.replace(inner.html, inner.id, 1)
+        return html
+
 
 @dataclass(frozen=True)
 class Drawn:
@@ -81,8 +89,8 @@ class Sent:
                 parts.append(self._log(drawn, region, whole))
             elif region.id == "table-dock":
                 parts.append(self._dock(drawn, region, whole))
-            elif region.inner:  # the board: its lanes alone while the same lanes are there
-                shell = hash(tuple(inner.id for inner in region.inner))
+            elif region.inner:  # its inner regions alone while the rest of it is the same
+                shell = hash(region.shell())
                 if whole or self.regions.get(region.id) != shell:
                     self.regions[region.id] = shell
                     parts.append(region.html)

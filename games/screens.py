@@ -18,7 +18,6 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
-from django.utils.safestring import mark_safe
 
 from games.bots import LEVELS
 from games.engine import Game, SeatView, Tile, view_for
@@ -286,22 +285,28 @@ def draw(
             tuple(Region(f"member-{row['seat'].position}", row["html"]) for row in rows),
         ),
         Region("table-round", render_to_string(ROUND, context)),
-        Region(
-            "table-dock",
-            render_to_string(DOCK, context),
-            (Region("table-hand", hand),) if hand else (),
-        ),
+        _dock(render_to_string(DOCK, context), hand.strip()),
     ]
     if context["sheet_due"]:  # the rounds a version has recorded: once per version
         regions.append(Region("table-sheet", table.drawn(("sheet",), lambda: _draw_sheet(table))))
 
-    def dock(kept_hand: str) -> str:
-        """The dock with ``kept_hand`` where the hand's element is (in the same spacing)."""
-        spot = hand.replace(hand.strip(), kept_hand)
-        return render_to_string(DOCK, context | {"hand": mark_safe(spot)})  # noqa: S308
-
-    drawn = Drawn(seen.data, tuple(regions), tuple(log), RECENT_MOVES, dock)
+    drawn = Drawn(seen.data, tuple(regions), tuple(log), RECENT_MOVES)
     return drawn, seen.revision
+
+
+def _dock(html: str, hand: str) -> Region:
+    """The dock, with its status line (which changes with every turn) and the seat's hand
+    regions inside."""
+    inner = [Region("table-status", _element(html, '<p class="status" id="table-status">', "</p>"))]
+    if hand:
+        inner.append(Region("table-hand", hand))
+    return Region("table-dock", html, tuple(inner))
+
+
+def _element(html: str, start: str, end: str) -> str:
+    """The element of ``html`` that opens with ``start`` and closes with the first ``end``."""
+    at = html.index(start)
+    return html[at : html.index(end, at) + len(end)]
 
 
 def _top(html: str) -> Region:

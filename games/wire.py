@@ -20,8 +20,6 @@ from typing import Any
 import orjson
 from django.utils.html import escape
 
-KEPT = '<div id="table-hand" data-keep></div>'  # in a dock: the page keeps the hand it has
-
 
 @dataclass(frozen=True)
 class Region:
@@ -31,6 +29,11 @@ class Region:
     id: str
     html: str
     inner: tuple[Region, ...] = ()
+
+    def kept(self) -> str:
+        """The placeholder that stands for this region where the page keeps its own."""
+        tag = self.html[1 : self.html.index(" ")]
+        return f'<{tag} id="{self.id}" data-keep></{tag}>'
 
     def shell(self) -> str:
         """The region without its inner regions' content: what the page must be sent whole
@@ -50,7 +53,6 @@ class Drawn:
     regions: tuple[Region, ...]
     log: tuple[str, ...] = ()
     keep: int = 0  # how many lines the log shows at most
-    dock: Any = None  # draws the dock with a given hand's HTML (the kept hand's placeholder)
     lobby: bool = False
 
 
@@ -62,6 +64,7 @@ class Sent:
     regions: dict[str, int] = field(default_factory=dict)
     log: tuple[int, ...] = ()
     version: int | None = None
+    within: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a container's inner ids
 
     def message(self, drawn: Drawn, *, whole: bool = False) -> str:
         """The view message that brings this socket's page to ``drawn``, as JSON text; what
@@ -76,6 +79,7 @@ class Sent:
         )
         if whole:
             self.regions.clear()
+            self.within.clear()
             self.log = ()
         html = "".join(self._changed(drawn, whole))
         self.version = version
@@ -87,17 +91,8 @@ class Sent:
         for region in drawn.regions:
             if region.id == "table-log":
                 parts.append(self._log(drawn, region, whole))
-            elif region.id == "table-dock":
-                parts.append(self._dock(drawn, region, whole))
-            elif region.inner:  # its inner regions alone while the rest of it is the same
-                shell = hash(region.shell())
-                if whole or self.regions.get(region.id) != shell:
-                    self.regions[region.id] = shell
-                    parts.append(region.html)
-                    for inner in region.inner:
-                        self.regions[inner.id] = hash(inner.html)
-                else:
-                    parts.extend(self._swap(inner) for inner in region.inner)
+            elif region.inner:
+                parts.append(self._container(region, whole))
             else:
                 parts.append(self._swap(region))
         return parts
@@ -110,26 +105,24 @@ class Sent:
         self.regions[region.id] = digest
         return region.html
 
-    def _dock(self, drawn: Drawn, region: Region, whole: bool) -> str:
-        """The dock, with the hand in it only if the page holds another hand."""
-        hand = region.inner[0] if region.inner else None
-        kept = (
-            hand is not None
-            and not whole
-            and self.regions.get(hand.id) == hash(hand.html)
-            and self.regions.get(region.id) is not None
-        )
-        if hand is not None:
-            self.regions[hand.id] = hash(hand.html)
-        else:
-            self.regions.pop("table-hand", None)
-        if not kept:
-            return self._swap(region)
-        digest = hash(region.html)
-        if self.regions.get(region.id) == digest:
-            return ""
-        self.regions[region.id] = digest
-        return drawn.dock(KEPT)
+    def _container(self, region: Region, whole: bool) -> str:
+        """A region with regions inside (the board's lanes, the dock's hand): the inner
+        regions that changed alone while the rest is the same; else the whole region, with
+        a placeholder (``data-keep``) for each inner region the page holds as it is."""
+        shell = hash(region.shell())
+        if not whole and self.regions.get(region.id) == shell:
+            return "".join(self._swap(inner) for inner in region.inner)
+        html = region.html
+        for old in self.within.get(region.id, ()):  # gone with the container it was in
+            self.regions.pop(old, None)
+        for inner in region.inner:
+            digest = hash(inner.html)
+            if not whole and self.regions.get(inner.id) == digest:
+                html = html.replace(inner.html, inner.kept(), 1)
+            self.regions[inner.id] = digest
+        self.regions[region.id] = shell
+        self.within[region.id] = tuple(inner.id for inner in region.inner)
+        return html
 
     def _log(self, drawn: Drawn, region: Region, whole: bool) -> str:
         """The log whole, or only its new lines, to go on top of those the page shows."""

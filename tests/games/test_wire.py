@@ -44,6 +44,14 @@ class Node:
                 return found
         return None
 
+    def kept(self) -> list[Node]:
+        """The placeholders (data-keep) inside, for elements the page keeps."""
+        found = [self] if "data-keep" in self.attrs else []
+        for child in self.children:
+            if isinstance(child, Node):
+                found += child.kept()
+        return found
+
     def replace(self, new: Node) -> None:
         siblings = self.parent.children
         siblings[siblings.index(self)] = new
@@ -88,7 +96,8 @@ def regions(html: str) -> list[Node]:
 
 class Page:
     """What the page's script does with a view's regions (static/games/table.js, swap):
-    each replaces the element of its id, a dock's kept hand stays, new log lines go on top."""
+        each replaces the element of its id, keeping the elements its placeholders stand for (a
+    dock's hand), and new log lines go on top."""
 
     def __init__(self, html: str):
         self.root = Tree(html).root
@@ -104,9 +113,8 @@ class Page:
                     old.children.insert(0, line)
                 del old.children[int(region.attrs["data-prepend"]) :]
                 continue
-            spot = region.find("table-hand")
-            if spot is not None and "data-keep" in spot.attrs:
-                spot.replace(self.root.find("table-hand"))
+            for spot in region.kept():
+                spot.replace(self.root.find(spot.attrs["id"]))
             old.replace(region)
 
 

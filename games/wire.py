@@ -31,9 +31,15 @@ class Region:
     inner: tuple[Region, ...] = ()
 
     def kept(self) -> str:
-        """The placeholder that stands for this region where the page keeps its own."""
-        tag = self.html[1 : self.html.index(" ")]
+        """The placeholder that stands for this region where the page keeps its own: an
+        element of the same tag, empty, with its id."""
+        tag = self.element[1:].split(" ", 1)[0].split(">", 1)[0]
         return f'<{tag} id="{self.id}" data-keep></{tag}>'
+
+    @property
+    def element(self) -> str:
+        """The region's element, without the spacing the template left around it."""
+        return self.html.strip()
 
     def shell(self) -> str:
         """The region without its inner regions' content: what the page must be sent whole
@@ -113,15 +119,16 @@ class Sent:
         if not whole and self.regions.get(region.id) == shell:
             return "".join(self._swap(inner) for inner in region.inner)
         html = region.html
-        for old in self.within.get(region.id, ()):  # gone with the container it was in
+        ids = tuple(inner.id for inner in region.inner)
+        for old in set(self.within.get(region.id, ())) - set(ids):  # gone with the container
             self.regions.pop(old, None)
         for inner in region.inner:
             digest = hash(inner.html)
             if not whole and self.regions.get(inner.id) == digest:
-                html = html.replace(inner.html, inner.kept(), 1)
+                html = html.replace(inner.element, inner.kept(), 1)
             self.regions[inner.id] = digest
         self.regions[region.id] = shell
-        self.within[region.id] = tuple(inner.id for inner in region.inner)
+        self.within[region.id] = ids
         return html
 
     def _log(self, drawn: Drawn, region: Region, whole: bool) -> str:

@@ -14,7 +14,7 @@ from games.engine import Rules
 from games.engine.rules import VARIANTS
 from games.forms import parse_intent
 from games.models import TableSeat
-from games.wire import Sent
+from games.wire import Drawn, Region, Sent
 
 from .tables import intent
 
@@ -169,3 +169,23 @@ def test_the_page_built_from_the_diffs_is_the_page_drawn_whole_after_every_view(
     views, wholes = play_watching(rules, seed=len(variant), skip=0.1)
     assert wholes < views / 2  # most views are diffs (the check is not of whole views alone)
     assert wholes > 2  # and the skipped versions brought whole ones
+
+
+def test_a_container_sent_again_keeps_the_inner_regions_the_page_holds():
+    """A container that changed comes whole, with a placeholder for each inner region the
+    page holds as it is (whatever spacing the template left around it), and the page
+    built from it is the container drawn whole."""
+
+    def drawn(title: str, row: str) -> Drawn:
+        lane = Region("lane-0", '\n<div id="lane-0" class="lane">4-4</div>\n')
+        member = Region("member-1", f'    <li id="member-1" class="member">{row}</li>\n')
+        html = f'<section id="c"><h2>{title}</h2>{lane.html}<ul>{member.html}</ul></section>'
+        return Drawn({"version": 1}, (Region("c", html, (lane, member)),))
+
+    sent = Sent()
+    page = Page(json.loads(sent.message(drawn("Round 1", "Ben")))["html"])
+    diff = json.loads(sent.message(drawn("Round 2", "Ben")))["html"]
+    assert diff.count("data-keep") == 2 and "4-4" not in diff and "Ben" not in diff
+    page.swap(diff)
+    whole = Page(json.loads(Sent().message(drawn("Round 2", "Ben")))["html"])
+    assert page.root.find("c").html() == whole.root.find("c").html()

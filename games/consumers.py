@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -33,8 +32,6 @@ from .forms import SEAT_INTENTS, BadMessage, Intent, parse_intent
 from .models import group_name
 from .threads import read, write
 from .wire import Sent
-
-log = logging.getLogger(__name__)
 
 NO_TABLE = 4404  # 4xxx closes are final: the page stops reconnecting and says why
 REPLACED = 4409
@@ -239,7 +236,7 @@ async def gone(code: str, channel: str) -> None:
     task = asyncio.create_task(_away_later(code, channel))
     away_timers.add(task)
     task.add_done_callback(away_timers.discard)
-    task.add_done_callback(_report)
+    task.add_done_callback(waker.report)
 
 
 async def _away_later(code: str, channel: str) -> None:
@@ -252,8 +249,3 @@ def after(code: str, outcome: selectors.Outcome | None) -> None:
     table calls it on each announcement; a process looks at a table once all the same."""
     if outcome is not None:
         waker.wake_in(code, outcome.due_in)
-
-
-def _report(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("A table task failed", exc_info=task.exception())

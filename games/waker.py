@@ -61,7 +61,7 @@ def _wake_later(code: str, seconds: float) -> None:
     looks_at[code] = loop.time() + max(0.0, seconds)
     task = asyncio.create_task(_wake(code, max(0.0, seconds)))
     wakes[code] = task
-    task.add_done_callback(_report)
+    task.add_done_callback(report)
 
 
 async def _wake(code: str, seconds: float) -> None:
@@ -111,7 +111,7 @@ def start_polling() -> None:
     running = polls.get(loop)
     if running is None or running.done():
         polls[loop] = loop.create_task(poll())
-        polls[loop].add_done_callback(_report)
+        polls[loop].add_done_callback(report)
 
 
 async def poll() -> None:
@@ -129,6 +129,7 @@ async def poll() -> None:
         await asyncio.sleep(settings.CLOCK_POLL)
 
 
-def _report(task: asyncio.Task) -> None:
+def report(task: asyncio.Task) -> None:
+    """Log a table task that failed (a wake, a poll, a seat told away): nothing awaits it."""
     if not task.cancelled() and task.exception() is not None:
-        log.error("A table's wake failed", exc_info=task.exception())
+        log.error("A table task failed", exc_info=task.exception())
